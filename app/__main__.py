@@ -1,0 +1,16 @@
+"""`python -m app`: serve with uvicorn on the configured host and port."""
+
+from __future__ import annotations
+
+import uvicorn
+
+from app.settings import get_settings
+
+
+def main() -> None:
+    settings = get_settings()
+    uvicorn.run("app.main:app", host=settings.host, port=settings.port, log_level=settings.log_level.lower())
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""HTTP routers: parse, authenticate, call a service, render."""

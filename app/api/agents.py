@@ -1,0 +1,120 @@
+"""Identity endpoints (identity.md §4, §15)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Header, Query, Request
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.api.deps import AuthorizationHeader, ProviderDep, RuntimeDep, client_ip
+from app.api.errors import responses
+from app.api.schemas import (
+    ActiveResponse,
+    AgentCreate,
+    AgentPrivate,
+    AgentPublic,
+    AgentRegistered,
+    AuthCheck,
+    LeaderboardRow,
+    RotatedKey,
+)
+from app.db import agents as repo
+from app.db.models import Agent
+from app.protocol.errors import ApiError
+from app.runtime import Runtime
+from app.services import agents as service
+from app.services import matches as match_service
+from app.services.tokens import digest, digests_match
+
+router = APIRouter(prefix="/api", tags=["agents"], responses=responses())
+AUTH_ERRORS = ("auth_required", "invalid_api_key")
+
+
+async def _require_agent(authorization: str | None, session: AsyncSession) -> Agent:
+    agent = await service.authenticate(session, authorization)
+    if agent is None:
+        raise ApiError("auth_required", "this endpoint needs Authorization: Bearer <api_key>")
+    return agent
+
+
+@router.post("/agents", status_code=201, response_model=AgentRegistered, summary="Register an agent",
+             responses=responses("invalid_name", "bio_too_long", "invalid_homepage", "name_taken",
+                                 "invalid_official_bot_key", "official_bot_disabled", "provider_not_allowed"))
+async def register(
+    body: AgentCreate,
+    request: Request,
+    runtime: RuntimeDep,
+    provider: ProviderDep,
+    official_key: Annotated[str | None, Header(alias="X-Official-Bot-Key")] = None,
+) -> dict[str, Any]:
+    official = _check_official(runtime, official_key)
+    if not official:
+        runtime.limiter.hit("register", client_ip(request), runtime.settings.rate_limit_registrations_per_hour, 3600)
+    async with runtime.db.writer() as session:
+        agent, key = await service.register(session, body.model_dump(), official=official,
+                                            provider_id=provider.provider_id, provider_meta=provider.meta)
+        return {**service.private_profile(agent, runtime.settings.base_url), "api_key": key}
+
+
+def _check_official(runtime: Runtime, presented: str | None) -> bool:
+    if presented is None:
+        return False
+    expected = runtime.settings.official_bot_key
+    if not expected:
+        raise ApiError("official_bot_disabled", "this server registers no official bots")
+    if not digests_match(presented, digest(expected)):
+        raise ApiError("invalid_official_bot_key", "wrong X-Official-Bot-Key")
+    return True
+
+
+@router.get("/agents/me", response_model=AgentPrivate, summary="Your own profile",
+            responses=responses(*AUTH_ERRORS))
+async def me(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    async with runtime.db.writer() as session:
+        agent = await _require_agent(authorization, session)
+        service.mark_seen(agent)
+        return service.private_profile(agent, runtime.settings.base_url)
+
+
+@router.post("/agents/me/rotate-key", response_model=RotatedKey, summary="Replace your API key",
+             responses=responses(*AUTH_ERRORS))
+async def rotate_key(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    async with runtime.db.writer() as session:
+        agent = await _require_agent(authorization, session)
+        key = service.rotate_key(agent)
+        return {"api_key": key, "api_key_prefix": agent.api_key_prefix}
+
+
+@router.get("/agents/me/active", response_model=ActiveResponse, summary="Your unfinished match, if any",
+            responses=responses(*AUTH_ERRORS))
+async def active(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    async with runtime.db.reader() as session:
+        agent = await _require_agent(authorization, session)
+        return {"active": await match_service.active_for(session, runtime, agent.agent_id)}
+
+
+@router.get("/agents", response_model=list[LeaderboardRow], summary="Leaderboard")
+async def leaderboard(runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
+    async with runtime.db.reader() as session:
+        agents = await repo.leaderboard(session, limit)
+        return [service.public_profile(a, runtime.settings.base_url) for a in agents]
+
+
+@router.get("/agents/{name}", response_model=AgentPublic, summary="Public profile",
+            responses=responses("agent_not_found"))
+async def profile(name: str, runtime: RuntimeDep) -> dict[str, Any]:
+    async with runtime.db.reader() as session:
+        agent = await repo.by_name(session, name.strip().lower())
+        if agent is None:
+            raise ApiError("agent_not_found", f"no agent named {name!r}")
+        return service.public_profile(agent, runtime.settings.base_url)
+
+
+@router.get("/auth/check", response_model=AuthCheck, summary="Check an API key",
+            responses=responses(*AUTH_ERRORS))
+async def auth_check(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    async with runtime.db.reader() as session:
+        agent = await _require_agent(authorization, session)
+        return {"ok": True, "agent_id": agent.agent_id, "name": agent.name,
+                "display_name": agent.display_name, "api_key_prefix": agent.api_key_prefix}

@@ -1,0 +1,82 @@
+"""One renderer for every failure: ours, FastAPI's validation errors, unknown routes, crashes."""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from app.games.base import GameError
+from app.protocol.errors import STATUS, ApiError, error_body
+
+log = logging.getLogger("wodi.errors")
+
+_HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 400: "bad_request", 401: "auth_required"}
+
+
+
+def _render(code: str, message: str, detail: dict[str, Any] | None = None, status: int | None = None,
+            headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(error_body(code, message, detail), status_code=status or STATUS[code], headers=headers)
+
+
+async def _api_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return _render(exc.code, exc.message, exc.detail, exc.status, exc.headers)
+
+
+async def _game_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, GameError)
+    return _render(exc.code, exc.message, exc.detail)
+
+
+async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    errors = [
+        {"loc": list(err.get("loc", ())), "msg": err.get("msg", ""), "type": err.get("type", "")}
+        for err in exc.errors()
+    ]
+    where = ".".join(str(p) for p in errors[0]["loc"]) if errors else "request"
+    return _render("bad_request", f"invalid request: {where}: {errors[0]['msg'] if errors else ''}",
+                   {"errors": errors})
+
+
+async def _http_error(_: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    code = _HTTP_CODES.get(exc.status_code, "bad_request")
+    message = "no such route" if exc.status_code == 404 else str(exc.detail)
+    return _render(code, message, status=exc.status_code, headers=getattr(exc, "headers", None))
+
+
+async def _crash(request: Request, exc: Exception) -> JSONResponse:
+    request_id = getattr(request.state, "request_id", None) or uuid.uuid4().hex[:16]
+    log.exception("internal error request_id=%s %s %s", request_id, request.method, request.url.path)
+    return _render("internal_error", f"internal error (request id {request_id})", {"request_id": request_id},
+                   headers={"X-Request-Id": request_id})
+
+
+def install(app: FastAPI) -> None:
+    """Register the handlers on `app`."""
+    app.add_exception_handler(ApiError, _api_error)
+    app.add_exception_handler(GameError, _game_error)
+    app.add_exception_handler(RequestValidationError, _validation_error)
+    app.add_exception_handler(StarletteHTTPException, _http_error)
+    app.add_exception_handler(Exception, _crash)
+
+
+def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
+    """OpenAPI `responses=` for the given error codes, grouped by status, all with the envelope."""
+    from app.api.schemas import ErrorBody
+
+    by_status: dict[int, list[str]] = {}
+    for code in (*codes, "bad_request", "rate_limited", "internal_error"):
+        by_status.setdefault(STATUS[code], []).append(code)
+    return {
+        status: {"model": ErrorBody, "description": "Error codes: " + ", ".join(f"`{c}`" for c in sorted(set(cs)))}
+        for status, cs in sorted(by_status.items())
+    }

@@ -1,0 +1,34 @@
+"""Every query about agents."""
+
+from __future__ import annotations
+
+from sqlalchemy import case, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Agent
+
+
+async def by_name(session: AsyncSession, name: str) -> Agent | None:
+    return (await session.execute(select(Agent).where(Agent.name == name))).scalar_one_or_none()
+
+
+async def by_key_hash(session: AsyncSession, key_hash: str) -> Agent | None:
+    return (await session.execute(select(Agent).where(Agent.api_key_hash == key_hash))).scalar_one_or_none()
+
+
+async def by_id(session: AsyncSession, agent_id: str) -> Agent | None:
+    return await session.get(Agent, agent_id)
+
+
+async def by_ids(session: AsyncSession, agent_ids: list[str]) -> dict[str, Agent]:
+    if not agent_ids:
+        return {}
+    rows = await session.execute(select(Agent).where(Agent.agent_id.in_(agent_ids)))
+    return {agent.agent_id: agent for agent in rows.scalars()}
+
+
+async def leaderboard(session: AsyncSession, limit: int) -> list[Agent]:
+    played = Agent.wins + Agent.losses + Agent.draws
+    win_rate = case((played > 0, Agent.wins * 1.0 / played), else_=-1.0)
+    query = select(Agent).order_by(Agent.wins.desc(), win_rate.desc(), Agent.created_at.asc()).limit(limit)
+    return list((await session.execute(query)).scalars())

@@ -1,0 +1,73 @@
+"""The database handle: short units of work, with one writer at a time per match."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from sqlalchemy import event, text
+from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+
+
+def _sqlite_engine(url: str, begin: str) -> AsyncEngine:
+    """SQLite with WAL; aiosqlite's own BEGIN is disabled so we can say BEGIN IMMEDIATE for writers."""
+    engine = create_async_engine(url, connect_args={"timeout": 30})
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        for pragma in ("journal_mode=WAL", "busy_timeout=30000", "foreign_keys=ON", "synchronous=NORMAL"):
+            cursor.execute(f"PRAGMA {pragma}")
+        cursor.close()
+
+    @event.listens_for(engine.sync_engine, "begin")
+    def _begin(conn: Any) -> None:
+        conn.exec_driver_sql(begin)
+
+    return engine
+
+
+class Database:
+    """Owns the engines. `reader()` and `writer()` are the only ways to a session."""
+
+    def __init__(self, url: str, pool_size: int = 10) -> None:
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        if self.is_sqlite:
+            self.engine = _sqlite_engine(url, "BEGIN")
+            self._write_engine = _sqlite_engine(url, "BEGIN IMMEDIATE")
+        else:
+            self.engine = create_async_engine(url, pool_size=pool_size, max_overflow=pool_size * 2)
+            self._write_engine = self.engine
+        self._reads = async_sessionmaker(self.engine, expire_on_commit=False)
+        self._writes = async_sessionmaker(self._write_engine, expire_on_commit=False)
+        # SQLite has one writer per file anyway; queueing here avoids busy-waiting inside SQLite.
+        self._sqlite_write_lock = asyncio.Lock() if self.is_sqlite else None
+
+    @asynccontextmanager
+    async def reader(self) -> AsyncIterator[AsyncSession]:
+        """A read-only unit of work; rolled back at the end."""
+        async with self._reads() as session:
+            yield session
+
+    @asynccontextmanager
+    async def writer(self) -> AsyncIterator[AsyncSession]:
+        """A write unit of work: committed when the block ends normally, rolled back on error."""
+        if self._sqlite_write_lock is None:
+            async with self._writes() as session, session.begin():
+                yield session
+            return
+        async with self._sqlite_write_lock, self._writes() as session, session.begin():
+            yield session
+
+    async def ping(self) -> None:
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
+
+    async def dispose(self) -> None:
+        await self.engine.dispose()
+        if self._write_engine is not self.engine:
+            await self._write_engine.dispose()

@@ -1,0 +1,117 @@
+"""The schema. Tables are created only by the Alembic migrations in `migrations/`."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from app.db.types import JSONType, UTCDateTime, utcnow
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Owner(Base):
+    """A human who owns agents (claim) and watches matches (viewer layers)."""
+
+    __tablename__ = "owners"
+
+    owner_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    nickname: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_login_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Agent(Base):
+    """An AI agent identity. The API key is kept only as its SHA-256 and a 12-character prefix."""
+
+    __tablename__ = "agents"
+
+    agent_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(64), unique=True)
+    display_name: Mapped[str | None] = mapped_column(String(128))
+    bio: Mapped[str | None] = mapped_column(String(280))
+    homepage: Mapped[str | None] = mapped_column(String(256))
+    contact: Mapped[str | None] = mapped_column(String(128))
+    api_key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    api_key_prefix: Mapped[str] = mapped_column(String(12))
+    claim_token: Mapped[str | None] = mapped_column(String(64), unique=True)
+    claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    owner_id: Mapped[str | None] = mapped_column(ForeignKey("owners.owner_id"), index=True)
+    is_official: Mapped[bool] = mapped_column(Boolean, default=False)
+    provider_id: Mapped[str | None] = mapped_column(String(64))
+    provider_meta: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    aborts: Mapped[int] = mapped_column(Integer, default=0)
+    wins_as_civilian: Mapped[int] = mapped_column(Integer, default=0)
+    wins_as_undercover: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Match(Base):
+    """A match: current state (JSON) and version for fast reads; the event log is the truth."""
+
+    __tablename__ = "matches"
+    __table_args__ = (Index("ix_matches_status_created", "status", "created_at"),)
+
+    match_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    phase: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    state: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    version: Mapped[int] = mapped_column(Integer, default=0)
+    events_total: Mapped[int] = mapped_column(Integer, default=0)
+    n_players: Mapped[int] = mapped_column(Integer)
+    seats_taken: Mapped[int] = mapped_column(Integer, default=0)
+    timer_due: Mapped[float | None] = mapped_column(Float, index=True)
+    timer_kind: Mapped[str | None] = mapped_column(String(32))
+    timer_token: Mapped[int | None] = mapped_column(Integer)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Seat(Base):
+    """A player's seat. `meta` holds provider headers and is never shown publicly."""
+
+    __tablename__ = "seats"
+    __table_args__ = (
+        UniqueConstraint("match_id", "agent_id", name="uq_seats_match_agent"),
+        Index("ix_seats_agent", "agent_id"),
+    )
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    agent_id: Mapped[str | None] = mapped_column(ForeignKey("agents.agent_id"))
+    name: Mapped[str] = mapped_column(String(64))
+    display_name: Mapped[str] = mapped_column(String(128))
+    play_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    owner_key: Mapped[str | None] = mapped_column(String(160))
+    meta: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Event(Base):
+    """One entry of a match's log: contiguous `seq`, a `visibility`, the flat event body."""
+
+    __tablename__ = "events"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    type: Mapped[str] = mapped_column(String(48))
+    visibility: Mapped[str] = mapped_column(String(48))
+    body: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+

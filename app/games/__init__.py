@@ -1,0 +1,1 @@
+"""Pure game rules. Nothing here imports the database, the web layer or asyncio."""

@@ -1,0 +1,49 @@
+"""The ASGI application."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI
+
+from app.api import agents, errors, health, openapi_schema
+from app.api.middleware import RequestIdMiddleware
+from app.runtime import Runtime
+from app.settings import Settings, get_settings
+
+DESCRIPTION = (
+    "Wodi implements Social Game Protocol v1 for 谁是卧底 (Who is the Undercover). Agents authenticate with "
+    "`Authorization: Bearer ck_live_…` (or a seat's `X-Play-Token`); every error has the body "
+    '`{"error", "message", "detail"}`.'
+)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """Build the app. Tests pass their own settings; `uvicorn app.main:app` uses the environment."""
+    settings = settings or get_settings()
+    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    runtime = Runtime(settings)
+
+    @asynccontextmanager
+    async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        await runtime.start()
+        yield
+        await runtime.stop()
+
+    app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    app.state.runtime = runtime
+    app.add_middleware(RequestIdMiddleware)
+    errors.install(app)
+    openapi_schema.install(app)
+    for module in (health, agents):
+        app.include_router(module.router)
+    return app
+
+
+def __getattr__(name: str) -> FastAPI:
+    # `uvicorn app.main:app` builds the app lazily, so importing this module reads no settings.
+    if name == "app":
+        return create_app()
+    raise AttributeError(name)

@@ -1,0 +1,1 @@
+"""Game-agnostic protocol layer: viewers, visibility, projections, events, errors."""

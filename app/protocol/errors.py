@@ -1,0 +1,73 @@
+"""The error catalogue (spec §6.1, identity.md §11/§15) and the one error type."""
+
+from __future__ import annotations
+
+from typing import Any
+
+STATUS: dict[str, int] = {
+    "bad_request": 400,
+    "invalid_name": 400,
+    "bio_too_long": 400,
+    "invalid_homepage": 400,
+    "identity_required": 400,
+    "auth_required": 401,
+    "invalid_api_key": 401,
+    "invalid_play_token": 401,
+    "agent_not_in_match": 401,
+    "login_required": 401,
+    "you_are_eliminated": 403,
+    "not_host": 403,
+    "owner_cannot_act": 403,
+    "whisper_not_enabled": 403,
+    "whisper_target_not_fellow": 403,
+    "official_bot_disabled": 403,
+    "invalid_official_bot_key": 403,
+    "cross_origin": 403,
+    "provider_not_allowed": 403,
+    "not_found": 404,
+    "match_not_found": 404,
+    "agent_not_found": 404,
+    "claim_token_invalid": 404,
+    "method_not_allowed": 405,
+    "match_full": 409,
+    "match_not_waiting": 409,
+    "match_not_in_progress": 409,
+    "match_finished": 409,
+    "wrong_phase": 409,
+    "not_your_turn_to_speak": 409,
+    "already_voted": 409,
+    "already_in_match": 409,
+    "duplicate_player": 409,
+    "same_agent_already_in_match": 409,
+    "same_owner_already_in_match": 409,
+    "name_taken": 409,
+    "already_claimed": 409,
+    "invalid_target": 422,
+    "invalid_config": 422,
+    "text_too_long": 422,
+    "speech_contains_secret_word": 422,
+    "rate_limited": 429,
+    "internal_error": 500,
+    "service_unavailable": 503,
+}
+
+
+class ApiError(Exception):
+    """Every failure the API reports. The status comes from the catalogue."""
+
+    def __init__(self, code: str, message: str, *, headers: dict[str, str] | None = None, **detail: Any):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.status = STATUS[code]
+        self.detail = detail
+        self.headers = headers
+
+    def body(self) -> dict[str, Any]:
+        """The envelope: top-level error/message, and `detail` repeating them (identity.md §15.3)."""
+        return error_body(self.code, self.message, self.detail)
+
+
+def error_body(code: str, message: str, detail: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Build `{"error", "message", "detail": {"error", "message", ...}}`."""
+    return {"error": code, "message": message, "detail": {**(detail or {}), "error": code, "message": message}}

@@ -1,0 +1,159 @@
+"""Agent identity: registration, key checks, rotation, profiles."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import agents as repo
+from app.db.models import Agent
+from app.db.types import utcnow
+from app.protocol.errors import ApiError
+from app.services import tokens
+
+HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
+OFFICIAL_PREFIX = "bot_"
+SEEN_EVERY = timedelta(seconds=60)
+
+
+def normalise_handle(raw: str) -> str:
+    """Trim and lower-case, then check the protocol's handle regex (identity.md §2)."""
+    name = raw.strip().lower()
+    if not HANDLE.fullmatch(name):
+        raise ApiError(
+            "invalid_name",
+            "name must match ^[a-z][a-z0-9@._-]{2,63}$ after trimming and lower-casing",
+            name=raw[:80],
+        )
+    return name
+
+
+def _clean(value: str | None) -> str | None:
+    value = (value or "").strip()
+    return value or None
+
+
+def _check_profile_fields(bio: str | None, homepage: str | None) -> None:
+    if bio is not None and len(bio) > 280:
+        raise ApiError("bio_too_long", "bio must be at most 280 characters")
+    if homepage is not None and (len(homepage) > 256 or not homepage.startswith(("http://", "https://"))):
+        raise ApiError("invalid_homepage", "homepage must be an http(s) URL of at most 256 characters")
+
+
+async def register(
+    session: AsyncSession,
+    body: dict[str, Any],
+    *,
+    official: bool,
+    provider_id: str | None,
+    provider_meta: dict[str, Any] | None,
+) -> tuple[Agent, str]:
+    """Create an agent; returns it with its API key (the only time the key exists in clear)."""
+    name = normalise_handle(body["name"])
+    if name.startswith(OFFICIAL_PREFIX) and not official:
+        raise ApiError("invalid_name", "names starting with 'bot_' are reserved for official bots", name=name)
+    bio, homepage = _clean(body.get("bio")), _clean(body.get("homepage"))
+    _check_profile_fields(bio, homepage)
+    key = tokens.new_secret(tokens.API_KEY_PREFIX)
+    agent = Agent(
+        agent_id=tokens.new_agent_id(),
+        name=name,
+        display_name=_clean(body.get("display_name")) or name,
+        bio=bio,
+        homepage=homepage,
+        contact=_clean(body.get("contact")),
+        api_key_hash=tokens.digest(key),
+        api_key_prefix=tokens.key_prefix(key),
+        claim_token=None if official else tokens.new_claim_token(),
+        is_official=official,
+        provider_id=provider_id,
+        provider_meta=provider_meta,
+        wins=0, losses=0, draws=0, aborts=0, wins_as_civilian=0, wins_as_undercover=0,
+        created_at=utcnow(),
+    )
+    if await repo.by_name(session, name) is not None:
+        raise ApiError("name_taken", f"the name {name!r} is taken", name=name)
+    session.add(agent)
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        raise ApiError("name_taken", f"the name {name!r} is taken", name=name) from exc
+    return agent, key
+
+
+async def authenticate(session: AsyncSession, authorization: str | None) -> Agent | None:
+    """Resolve `Authorization: Bearer ck_live_…`; None when absent, 401 `invalid_api_key` when wrong."""
+    if authorization is None:
+        return None
+    scheme, _, key = authorization.strip().partition(" ")
+    key = key.strip()
+    if scheme.lower() != "bearer" or not key:
+        raise ApiError("invalid_api_key", "the Authorization header must be 'Bearer <api_key>'")
+    if not key.startswith(tokens.API_KEY_PREFIX):
+        raise ApiError("invalid_api_key", "not an API key (they start with ck_live_)")
+    agent = await repo.by_key_hash(session, tokens.digest(key))
+    # The lookup is by digest; compare again in constant time so timing says nothing about near-misses.
+    if agent is None or not tokens.digests_match(key, agent.api_key_hash):
+        raise ApiError("invalid_api_key", "unknown or rotated API key")
+    return agent
+
+
+def mark_seen(agent: Agent) -> None:
+    """Bump `last_seen_at`, at most once a minute so hot reads stay read-only."""
+    now = utcnow()
+    if agent.last_seen_at is None or now - agent.last_seen_at > SEEN_EVERY:
+        agent.last_seen_at = now
+
+
+def rotate_key(agent: Agent) -> str:
+    """Replace the key; the old one stops working when this commits."""
+    key = tokens.new_secret(tokens.API_KEY_PREFIX)
+    agent.api_key_hash = tokens.digest(key)
+    agent.api_key_prefix = tokens.key_prefix(key)
+    return key
+
+
+def win_rate(agent: Agent) -> float | None:
+    played = agent.wins + agent.losses + agent.draws
+    return round(agent.wins / played, 3) if played else None
+
+
+def public_profile(agent: Agent, base_url: str) -> dict[str, Any]:
+    """The public profile (identity.md §4.4 + §15.5). Never the key, contact, claim or owner."""
+    played = agent.wins + agent.losses + agent.draws
+    return {
+        "agent_id": agent.agent_id,
+        "name": agent.name,
+        "display_name": agent.display_name,
+        "bio": agent.bio,
+        "homepage": agent.homepage,
+        "wins": agent.wins,
+        "losses": agent.losses,
+        "draws": agent.draws,
+        "total_matches": played,
+        "games_played": played,
+        "aborts": agent.aborts,
+        "win_rate": win_rate(agent),
+        "wins_as_civilian": agent.wins_as_civilian,
+        "wins_as_undercover": agent.wins_as_undercover,
+        "is_official": agent.is_official,
+        "is_official_bot": agent.is_official,
+        "created_at": agent.created_at,
+        "last_seen_at": agent.last_seen_at,
+        "profile_url": f"{base_url}/agents/{agent.name}",
+    }
+
+
+def private_profile(agent: Agent, base_url: str) -> dict[str, Any]:
+    """The owner-of-the-key view: public profile + contact, key prefix and the claim link."""
+    claim_url = f"{base_url}/claim/{agent.claim_token}" if agent.claim_token else None
+    return {
+        **public_profile(agent, base_url),
+        "contact": agent.contact,
+        "api_key_prefix": agent.api_key_prefix,
+        "claim_url": claim_url,
+    }

@@ -1,0 +1,47 @@
+"""Liveness, readiness, and the one error envelope for every failure."""
+
+from __future__ import annotations
+
+import httpx
+from fastapi import FastAPI
+
+from app.main import create_app
+from tests.api.helpers import assert_error
+from tests.conftest import SEEN_ERRORS, make_settings
+
+
+async def test_health(client: httpx.AsyncClient) -> None:
+    assert (await client.get("/healthz")).json()["status"] == "ok"
+    ready = await client.get("/readyz")
+    assert ready.status_code == 200 and ready.json()["detail"]["database"] in {"sqlite", "postgresql"}
+
+
+async def test_readyz_reports_unreachable_database() -> None:
+    app = create_app(make_settings("postgresql+asyncpg://nobody@127.0.0.1:1/none"))
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://t") as http:
+        assert_error(await http.get("/readyz"), 503, "service_unavailable")
+
+
+async def test_unknown_route_and_method(client: httpx.AsyncClient) -> None:
+    assert_error(await client.get("/api/nothing-here"), 404, "not_found")
+    assert_error(await client.delete("/api/agents"), 405, "method_not_allowed")
+
+
+async def test_crash_is_internal_error_with_request_id(app: FastAPI) -> None:
+    async def boom() -> None:
+        raise RuntimeError("secret stack detail")
+
+    app.add_api_route("/boom", boom)
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://t") as http:
+        response = await http.get("/boom")
+    body = assert_error(response, 500, "internal_error")
+    assert body["detail"]["request_id"] in body["message"]
+    assert "secret stack detail" not in response.text and "Traceback" not in response.text
+
+
+async def test_every_error_seen_by_the_suite_used_the_envelope() -> None:
+    # Runs last in this module; SEEN_ERRORS collects error responses from every test that ran before it.
+    for status, body in SEEN_ERRORS:
+        assert set(body) == {"error", "message", "detail"}, (status, body)
+        assert body["detail"]["error"] == body["error"] and body["detail"]["message"] == body["message"]

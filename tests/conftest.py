@@ -1,0 +1,87 @@
+"""Shared fixtures: a database built by the real migrations, and the app over real HTTP (ASGI)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from alembic import command
+from alembic.config import Config
+from fastapi import FastAPI
+from sqlalchemy import text
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from app.main import create_app
+from app.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = ("events", "seats", "matches", "agents", "owners")
+OFFICIAL_KEY = "test-official-bot-key"
+SEEN_ERRORS: list[tuple[int, dict[str, Any]]] = []
+
+
+def migrate(url: str) -> None:
+    """Build the schema exactly as production does: `alembic upgrade head`."""
+    config = Config(str(ROOT / "alembic.ini"))
+    config.set_main_option("sqlalchemy.url", url)
+    config.attributes["configure_logger"] = False
+    command.upgrade(config, "head")
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    url = os.environ.get("WODI_TEST_DATABASE_URL")
+    if not url:
+        url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+    migrate(url)
+    yield url
+
+
+def make_settings(database_url: str, **overrides: Any) -> Settings:
+    values: dict[str, Any] = {
+        "database_url": database_url,
+        "public_base_url": "http://testserver",
+        "rate_limit_enabled": False,
+        "secret_key": "test-secret-key",
+        "official_bot_key": OFFICIAL_KEY,
+        **overrides,
+    }
+    return Settings(**values)
+
+
+async def _wipe(url: str) -> None:
+    engine = create_async_engine(url)
+    async with engine.begin() as conn:
+        for table in TABLES:
+            await conn.execute(text(f"DELETE FROM {table}"))  # noqa: S608 - fixed table names
+    await engine.dispose()
+
+
+@pytest.fixture
+async def app(database_url: str) -> AsyncIterator[FastAPI]:
+    application = create_app(make_settings(database_url))
+    async with application.router.lifespan_context(application):
+        yield application
+    await _wipe(database_url)
+
+
+class RecordingClient(httpx.AsyncClient):
+    """Records every error response, so one test can check that all of them used the envelope."""
+
+    async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:  # type: ignore[override]
+        response = await super().send(request, **kwargs)
+        if response.status_code >= 400 and "application/json" in response.headers.get("content-type", ""):
+            await response.aread()
+            SEEN_ERRORS.append((response.status_code, response.json()))
+        return response
+
+
+@pytest.fixture
+async def client(app: FastAPI) -> AsyncIterator[httpx.AsyncClient]:
+    transport = httpx.ASGITransport(app=app)
+    async with RecordingClient(transport=transport, base_url="http://testserver") as http:
+        yield http
