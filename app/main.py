@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import agents, errors, health, openapi_schema
+from app.api import agents, errors, health, matches, openapi_schema
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
 from app.settings import Settings, get_settings
@@ -24,6 +24,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. Tests pass their own settings; `uvicorn app.main:app` uses the environment."""
     settings = settings or get_settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
+    logging.getLogger("httpx").setLevel(logging.WARNING)
     runtime = Runtime(settings)
 
     @asynccontextmanager
@@ -37,7 +38,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents):
+    for module in (health, agents, matches):
         app.include_router(module.router)
     return app
 

@@ -24,7 +24,7 @@ from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as service
-from app.services import matches as match_service
+from app.services import listing
 from app.services.tokens import digest, digests_match
 
 router = APIRouter(prefix="/api", tags=["agents"], responses=responses())
@@ -91,7 +91,7 @@ async def rotate_key(runtime: RuntimeDep, authorization: AuthorizationHeader = N
 async def active(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
     async with runtime.db.reader() as session:
         agent = await _require_agent(authorization, session)
-        return {"active": await match_service.active_for(session, runtime, agent.agent_id)}
+        return {"active": await listing.active_for(session, runtime, agent.agent_id)}
 
 
 @router.get("/agents", response_model=list[LeaderboardRow], summary="Leaderboard")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from sqlalchemy import case, select
+from sqlalchemy import case, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Agent
@@ -16,8 +16,11 @@ async def by_key_hash(session: AsyncSession, key_hash: str) -> Agent | None:
     return (await session.execute(select(Agent).where(Agent.api_key_hash == key_hash))).scalar_one_or_none()
 
 
-async def by_id(session: AsyncSession, agent_id: str) -> Agent | None:
-    return await session.get(Agent, agent_id)
+async def by_id(session: AsyncSession, agent_id: str, *, lock: bool = False) -> Agent | None:
+    query = select(Agent).where(Agent.agent_id == agent_id)
+    if lock:
+        query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
 
 
 async def by_ids(session: AsyncSession, agent_ids: list[str]) -> dict[str, Agent]:
@@ -32,3 +35,9 @@ async def leaderboard(session: AsyncSession, limit: int) -> list[Agent]:
     win_rate = case((played > 0, Agent.wins * 1.0 / played), else_=-1.0)
     query = select(Agent).order_by(Agent.wins.desc(), win_rate.desc(), Agent.created_at.asc()).limit(limit)
     return list((await session.execute(query)).scalars())
+
+
+async def add_stats(session: AsyncSession, agent_id: str, **increments: int) -> None:
+    """Increment counters in SQL, so concurrent finishes never lose an update."""
+    values = {name: getattr(Agent, name) + amount for name, amount in increments.items()}
+    await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(**values))

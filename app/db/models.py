@@ -97,7 +97,6 @@ class Seat(Base):
     name: Mapped[str] = mapped_column(String(64))
     display_name: Mapped[str] = mapped_column(String(128))
     play_token_hash: Mapped[str] = mapped_column(String(64), unique=True)
-    owner_key: Mapped[str | None] = mapped_column(String(160))
     meta: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

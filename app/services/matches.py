@@ -1,13 +1,221 @@
-"""Match use cases."""
+"""Match commands: create, join, act, concede, abort, timeouts. One writer per match (seam 4).
+
+Each command runs in one transaction that locks the match row, applies the pure rules, appends the
+events, bumps `version` and commits; only then are long-polls woken and the scheduler told.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+import secrets
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.runtime import Runtime
+from app.db import agents as agents_repo
+from app.db import matches as repo
+from app.db.models import Agent, Match, Seat
+from app.protocol import registry
+from app.protocol.errors import ApiError
+from app.protocol.registry import Game
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+from app.services import stats, tokens
+from app.services.seating import Caller, check_can_sit, seat_of
+
+TERMINAL = ("finished", "aborted")
 
 
-async def active_for(session: AsyncSession, runtime: Runtime, agent_id: str) -> dict[str, Any] | None:
-    return None
+@dataclass
+class Applied:
+    """What a committed command produced, for the response."""
+
+    match: Match
+    game: Game
+    state: Any
+    seat: int | None
+    events: list[dict[str, Any]]
+
+
+def _iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat()
+
+
+def _game(name: str) -> Game:
+    game = registry.get(name)
+    if game is None:
+        raise ApiError("invalid_config", f"unknown game {name!r}; known: {', '.join(registry.names())}",
+                       field="game")
+    return game
+
+
+def _store(session: AsyncSession, match: Match, game: Game, state: Any, events: list[dict[str, Any]],
+           now: float) -> bool:
+    """Write the new state and append the events; True when this command ended the match."""
+    was_live = match.status not in TERMINAL
+    _update_row(match, game, state, events[-1]["seq"], now)
+    repo.add_events(session, match.match_id, [{**e, "ts": _iso(e["ts"])} for e in events], match.updated_at)
+    return was_live and match.status in TERMINAL
+
+
+def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float) -> None:
+    summary = game.summary(state)
+    timer = summary["timer"]
+    at = datetime.fromtimestamp(now, UTC)
+    match.state = game.state_to_json(state)
+    match.version = (match.version or 0) + 1
+    match.events_total = last_seq
+    match.status, match.phase, match.result = summary["status"], summary["phase"], summary["result"]
+    match.timer_due = timer["due"] if timer else None
+    match.timer_kind = timer["kind"] if timer else None
+    match.timer_token = timer["token"] if timer else None
+    match.updated_at = at
+    if match.status in TERMINAL and match.finished_at is None:
+        match.finished_at = at
+
+
+async def _published(runtime: Runtime, applied: Applied) -> Applied:
+    if applied.events:
+        await runtime.notifier.publish(applied.match.match_id, applied.events[-1]["seq"])
+        runtime.scheduler.poke(applied.match.timer_due)
+    return applied
+
+
+def _display_name(agent: Agent, player: Mapping[str, Any] | None) -> str:
+    wanted = str((player or {}).get("display_name") or "").strip()[:128]
+    return wanted or agent.display_name or agent.name
+
+
+async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_meta: dict[str, Any]) -> tuple[
+        Applied, str]:
+    """Open a waiting room with the caller in seat 0; returns it and seat 0's play token."""
+    game = _game(str(body.get("game") or ""))
+    config = game.parse_config(body.get("config"))
+    now = runtime.clock()
+    token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
+    async with runtime.db.writer() as session:
+        agent = await _locked_agent(session, agent_id)
+        await check_can_sit(session, None, [], agent, seat_meta, runtime.settings.base_url)
+        outcome = game.new_match(config, agent.name, _display_name(agent, body.get("player")),
+                                 seed=secrets.randbits(64), now=now)
+        match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),
+                      n_players=game.n_players(config), seats_taken=1,
+                      created_at=datetime.fromtimestamp(now, UTC))
+        _update_row(match, game, outcome.state, outcome.events[-1]["seq"], now)
+        session.add(match)
+        await session.flush()  # no ORM relationships, so the match row must exist before its seats and events
+        session.add(_seat(match.match_id, 0, agent, outcome.state, token, seat_meta))
+        repo.add_events(session, match.match_id, [{**e, "ts": _iso(e["ts"])} for e in outcome.events],
+                        match.updated_at)
+        applied = Applied(match, game, outcome.state, 0, outcome.events)
+    return await _published(runtime, applied), token
+
+
+def _seat(match_id: str, seat: int, agent: Agent, state: Any, token: str, meta: dict[str, Any]) -> Seat:
+    return Seat(match_id=match_id, seat=seat, agent_id=agent.agent_id, name=agent.name,
+                display_name=agent.display_name or agent.name, play_token_hash=tokens.digest(token),
+                meta=meta, joined_at=datetime.now(UTC))
+
+
+async def _locked_agent(session: AsyncSession, agent_id: str) -> Agent:
+    # Locking the agent row serialises one agent's create/join calls, so "one agent, one table" holds.
+    agent = await agents_repo.by_id(session, agent_id, lock=True)
+    if agent is None:
+        raise ApiError("invalid_api_key", "unknown or rotated API key")
+    return agent
+
+
+async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str, Any],
+               seat_meta: dict[str, Any]) -> tuple[Applied, str]:
+    """Take the next free seat; the rules deal when the table fills."""
+    now = runtime.clock()
+    token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
+    async with runtime.db.writer() as session:
+        match, game, state = await _locked_match(session, match_id)
+        seats = await repo.seats(session, match_id)
+        agent = await _locked_agent(session, agent_id)
+        await check_can_sit(session, match_id, seats, agent, seat_meta, runtime.settings.base_url)
+        display = _display_name(agent, body.get("player"))
+        outcome = game.apply(state, game.join(agent.name, display), now=now)
+        seat = _seat(match_id, len(seats), agent, outcome.state, token, seat_meta)
+        seat.display_name = display
+        session.add(seat)
+        match.seats_taken = len(seats) + 1
+        _store(session, match, game, outcome.state, outcome.events, now)
+        applied = Applied(match, game, outcome.state, seat.seat, outcome.events)
+    return await _published(runtime, applied), token
+
+
+async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
+    match = await repo.get(session, match_id, lock=True)
+    if match is None:
+        raise ApiError("match_not_found", f"no match {match_id!r}")
+    game = _game(match.game)
+    return match, game, game.state_from_json(match.state)
+
+
+async def _seated_command(runtime: Runtime, match_id: str, caller: Caller,
+                          build: Callable[[Game, Match, Seat], Any]) -> Applied:
+    now = runtime.clock()
+    async with runtime.db.writer() as session:
+        match, game, state = await _locked_match(session, match_id)
+        seat = seat_of(await repo.seats(session, match_id), caller)
+        outcome = game.apply(state, build(game, match, seat), now=now)
+        if outcome.events and _store(session, match, game, outcome.state, outcome.events, now):
+            await stats.record_end(session, match)
+        applied = Applied(match, game, outcome.state, seat.seat, outcome.events)
+    return await _published(runtime, applied)
+
+
+async def act(runtime: Runtime, match_id: str, caller: Caller, body: Mapping[str, Any]) -> Applied:
+    """`POST /action`: speak, vote, skip, whisper, last_words, guess_word."""
+    return await _seated_command(runtime, match_id, caller, lambda game, _m, seat: game.parse_action(body, seat.seat))
+
+
+async def concede(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
+    return await _seated_command(runtime, match_id, caller, lambda game, _m, seat: game.concede(seat.seat))
+
+
+def _host_abort(game: Game, match: Match, seat: Seat) -> Any:
+    if seat.seat != 0:
+        raise ApiError("not_host", "only the host (seat 0) can abort")
+    return game.abort("host_cancelled")
+
+
+async def abort(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
+    """Host-only, waiting-only; an already aborted match answers 200 unchanged."""
+    return await _seated_command(runtime, match_id, caller, _host_abort)
+
+
+async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
+    """Submit the Timeout command for a due deadline; a stale token changes nothing."""
+    now = runtime.clock()
+    async with runtime.db.writer() as session:
+        match = await repo.get(session, match_id, lock=True)
+        if match is None or match.timer_token != token:
+            return False
+        game = _game(match.game)
+        outcome = game.apply(game.state_from_json(match.state), game.timeout(token), now=now)
+        if outcome.events and _store(session, match, game, outcome.state, outcome.events, now):
+            await stats.record_end(session, match)
+        applied = Applied(match, game, outcome.state, None, outcome.events)
+    await _published(runtime, applied)
+    return bool(applied.events)
+
+
+async def janitor_abort(runtime: Runtime, match_id: str) -> bool:
+    """Abort a waiting room nobody joined in time (reason `janitor_timeout`)."""
+    now = runtime.clock()
+    async with runtime.db.writer() as session:
+        match, game, state = await _locked_match(session, match_id)
+        if match.status != "waiting":
+            return False
+        outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
+        if _store(session, match, game, outcome.state, outcome.events, now):
+            await stats.record_end(session, match)
+        applied = Applied(match, game, outcome.state, None, outcome.events)
+    await _published(runtime, applied)
+    return True

@@ -100,7 +100,6 @@ def upgrade() -> None:
     sa.Column('name', sa.String(length=64), nullable=False),
     sa.Column('display_name', sa.String(length=128), nullable=False),
     sa.Column('play_token_hash', sa.String(length=64), nullable=False),
-    sa.Column('owner_key', sa.String(length=160), nullable=True),
     sa.Column('meta', sa.JSON().with_variant(postgresql.JSONB(astext_type=sa.Text()), 'postgresql'), nullable=False),
     sa.Column('joined_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('last_seen_at', sa.DateTime(timezone=True), nullable=True),

@@ -1,0 +1,138 @@
+"""Request and response models of the match endpoints (spec §2). Game-specific extras are allowed."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Open(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+class PlayerInfo(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    display_name: str | None = Field(default=None, max_length=128)
+    meta: dict[str, Any] | None = None
+
+
+class CreateMatch(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    game: str = Field(default="undercover", examples=["undercover"])
+    config: dict[str, Any] | None = Field(
+        default=None, examples=[{"n_players": 6, "n_undercover": 1, "speak_timeout": 60, "vote_timeout": 90}]
+    )
+    player: PlayerInfo | None = None
+
+
+class JoinMatch(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    player: PlayerInfo | None = None
+
+
+class ActionRequest(BaseModel):
+    """One action (spec §2.3.1). Which fields are required depends on `type`."""
+
+    model_config = ConfigDict(extra="ignore")
+    type: Literal["speak", "vote", "skip", "whisper", "last_words", "guess_word"]
+    text: str | None = Field(default=None, description="speak / whisper / last_words: at most 500 characters")
+    target_seat: int | None = Field(default=None, description="vote / whisper")
+    comment: str | None = Field(default=None, max_length=500, description="vote: public reason")
+    word: str | None = Field(default=None, max_length=64, description="guess_word: the civilians' word")
+    analysis: dict[str, Any] | None = Field(default=None, description="optional, at most 4 KB of JSON")
+
+
+class MatchCreated(BaseModel):
+    match_id: str
+    game: str
+    seat: int
+    play_token: str
+    invite_url: str
+    status: str
+    config: dict[str, Any]
+    seats_open: int
+
+
+class MatchJoined(BaseModel):
+    match_id: str
+    seat: int
+    play_token: str
+    status: str
+    phase: str
+    seats_open: int
+    invite_url: str
+
+
+class ActionAccepted(_Open):
+    accepted: bool
+    seq: int
+    phase: str
+
+
+class Aborted(BaseModel):
+    match_id: str
+    status: str
+    result: dict[str, Any] | None
+
+
+class Capabilities(BaseModel):
+    can_see_alive_roles: bool
+    can_see_wordpair: bool
+    can_act: bool
+    can_whisper_view: bool
+
+
+class Snapshot(_Open):
+    """Viewer-scoped (spec §2.4): `you` for players, `wordpair`/`spectator_log` for god views."""
+
+    match_id: str
+    game: str
+    status: str
+    phase: str
+    config: dict[str, Any]
+    viewer_role: Literal["anonymous", "spectator", "player_owner", "player_agent"]
+    viewer_capabilities: Capabilities
+    players: list[dict[str, Any]]
+    current_speaker_seat: int | None
+    deadline_ts: int | None
+    round_index: int
+    alive_count: int
+    result: dict[str, Any] | None
+    seats_open: int
+    public_log: list[dict[str, Any]]
+    events_total: int
+    invite_url: str
+    created_at: str
+    you: dict[str, Any] | None = None
+    wordpair: dict[str, Any] | None = None
+    spectator_log: list[dict[str, Any]] | None = None
+
+
+class EventsPage(BaseModel):
+    match_id: str
+    since: int
+    next_since: int
+    events: list[dict[str, Any]]
+    phase: str
+    status: str
+    viewer_role: str
+    viewer_capabilities: Capabilities
+
+
+class MatchSummary(BaseModel):
+    match_id: str
+    game: str
+    status: str
+    phase: str
+    n_players: int
+    seats_open: int
+    players: list[dict[str, Any]]
+    invite_url: str
+    created_at: str
+    result: dict[str, Any] | None
+
+
+class MatchList(BaseModel):
+    matches: list[MatchSummary]
+    count: int

@@ -1,0 +1,163 @@
+"""Match endpoints (spec §2.1–§2.8, §1 #15)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Query, Request
+
+from app.api.deps import AuthorizationHeader, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip
+from app.api.errors import responses
+from app.api.match_schemas import (
+    Aborted,
+    ActionAccepted,
+    ActionRequest,
+    CreateMatch,
+    EventsPage,
+    JoinMatch,
+    MatchCreated,
+    MatchJoined,
+    MatchList,
+    Snapshot,
+)
+from app.protocol.errors import ApiError
+from app.runtime import Runtime
+from app.services import agents as agent_service
+from app.services import listing
+from app.services import match_reads as reads
+from app.services import matches as service
+from app.services.seating import Caller
+
+router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses())
+
+SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
+               "same_owner_already_in_match", "provider_not_allowed")
+ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
+              "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
+READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
+Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
+
+
+async def _caller(runtime: Runtime, authorization: str | None, play_token: str | None) -> Caller:
+    async with runtime.db.reader() as session:
+        agent = await agent_service.authenticate(session, authorization)
+    return Caller(agent=agent, play_token=play_token if agent is None else None)
+
+
+async def _writer(runtime: Runtime, authorization: str | None, play_token: str | None) -> Caller:
+    caller = await _caller(runtime, authorization, play_token)
+    key = caller.agent.agent_id if caller.agent else (caller.play_token or "")[:24]
+    if key:
+        runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)
+    return caller
+
+
+async def _agent_caller(runtime: Runtime, authorization: str | None) -> str:
+    caller = await _writer(runtime, authorization, None)
+    if caller.agent is None:
+        raise ApiError("auth_required", "creating or joining a match needs Authorization: Bearer <api_key>")
+    return caller.agent.agent_id
+
+
+@router.post("", status_code=201, response_model=MatchCreated, summary="Create a match (you take seat 0)",
+             responses=responses("invalid_config", *SEAT_ERRORS))
+async def create_match(body: CreateMatch, request: Request, runtime: RuntimeDep, provider: ProviderDep,
+                       authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    agent_id = await _agent_caller(runtime, authorization)
+    runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)
+    applied, token = await service.create(runtime, agent_id, body.model_dump(), _seat_meta(body.player, provider))
+    match = applied.match
+    return {"match_id": match.match_id, "game": match.game, "seat": 0, "play_token": token,
+            "invite_url": _invite(runtime, match.match_id), "status": match.status, "config": match.config,
+            "seats_open": match.n_players - match.seats_taken}
+
+
+def _seat_meta(player: Any, provider: Any) -> dict[str, Any]:
+    return {**provider.as_seat_meta(), "player_meta": (player.meta if player else None)}
+
+
+def _invite(runtime: Runtime, match_id: str) -> str:
+    return f"{runtime.settings.base_url}/match/{match_id}"
+
+
+@router.post("/{match_id}/join", response_model=MatchJoined, summary="Join a waiting match",
+             responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
+                                 *SEAT_ERRORS))
+async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, body: JoinMatch | None = None,
+                     authorization: AuthorizationHeader = None) -> dict[str, Any]:
+    agent_id = await _agent_caller(runtime, authorization)
+    player = body.player if body else None
+    request_body = {"player": player.model_dump() if player else None}
+    applied, token = await service.join(runtime, match_id, agent_id, request_body, _seat_meta(player, provider))
+    match = applied.match
+    return {"match_id": match.match_id, "seat": applied.seat, "play_token": token, "status": match.status,
+            "phase": match.phase, "seats_open": match.n_players - match.seats_taken,
+            "invite_url": _invite(runtime, match.match_id)}
+
+
+@router.post("/{match_id}/action", response_model=ActionAccepted, summary="Act: speak, vote, skip, whisper, …",
+             responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
+                                 "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
+                                 "speech_contains_secret_word"))
+async def act(match_id: str, body: ActionRequest, runtime: RuntimeDep, provider: ProviderDep,
+              authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _writer(runtime, authorization, play_token)
+    applied = await service.act(runtime, match_id, caller, body.model_dump(exclude_none=True))
+    return _accepted(runtime, applied)
+
+
+def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
+    extra = applied.game.action_response(applied.state, applied.seat, applied.events)
+    if extra.get("result"):
+        extra["result"] = {**extra["result"], "replay_url": _invite(runtime, applied.match.match_id)}
+    seq = applied.events[0]["seq"] if applied.events else applied.match.events_total
+    return {"accepted": True, "seq": seq, "phase": applied.match.phase, **extra}
+
+
+@router.post("/{match_id}/concede", response_model=ActionAccepted, summary="Concede: leave now, role revealed",
+             responses=responses(*ACT_ERRORS))
+async def concede(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
+                  authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _writer(runtime, authorization, play_token)
+    return _accepted(runtime, await service.concede(runtime, match_id, caller))
+
+
+@router.post("/{match_id}/abort", response_model=Aborted, summary="Host cancels a waiting match",
+             responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting"))
+async def abort(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
+                authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _writer(runtime, authorization, play_token)
+    applied = await service.abort(runtime, match_id, caller)
+    return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
+
+
+@router.get("/{match_id}", response_model=Snapshot, response_model_exclude_unset=True,
+            summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
+async def get_match(match_id: str, runtime: RuntimeDep, wait: Wait = 0,
+                    wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
+                    authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _caller(runtime, authorization, play_token)
+    return await reads.read_snapshot(runtime, match_id, caller, wait, wait_for)
+
+
+@router.get("/{match_id}/events", response_model=EventsPage, summary="Events after `since` (long-poll with wait)",
+            responses=responses(*READ_ERRORS))
+async def get_events(match_id: str, runtime: RuntimeDep, since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
+                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _caller(runtime, authorization, play_token)
+    return await reads.read_events(runtime, match_id, caller, since, wait)
+
+
+@router.get("", response_model=MatchList, summary="List matches")
+async def list_matches(
+    runtime: RuntimeDep,
+    status: Literal["waiting", "in_progress", "finished", "aborted"] | None = None,
+    sort: Literal["newest", "oldest"] = "newest",
+    agent: str | None = None,
+    game: str | None = None,
+    seats_open: Annotated[int | None, Query(ge=0, le=12)] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+) -> dict[str, Any]:
+    matches = await listing.list_matches(runtime, status=status, newest_first=sort == "newest", agent=agent,
+                                         game=game, seats_open=seats_open, limit=limit)
+    return {"matches": matches, "count": len(matches)}

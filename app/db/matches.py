@@ -1,0 +1,103 @@
+"""Every query about matches, seats and events."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Event, Match, Seat
+
+LIVE = ("waiting", "in_progress")
+
+
+async def get(session: AsyncSession, match_id: str, *, lock: bool = False) -> Match | None:
+    """The match row; with `lock`, held `FOR UPDATE` until the transaction ends (one writer per match)."""
+    query = select(Match).where(Match.match_id == match_id)
+    if lock:
+        query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
+    rows = await session.execute(select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat))
+    return list(rows.scalars())
+
+
+async def events_after(session: AsyncSession, match_id: str, after_seq: int) -> list[dict[str, Any]]:
+    query = select(Event.body).where(Event.match_id == match_id, Event.seq > after_seq).order_by(Event.seq)
+    return [dict(body) for body in (await session.execute(query)).scalars()]
+
+
+def add_events(session: AsyncSession, match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> None:
+    session.add_all(
+        Event(match_id=match_id, seq=e["seq"], type=e["type"], visibility=e["visibility"], body=e, created_at=at)
+        for e in events
+    )
+
+
+async def live_seat_of(session: AsyncSession, agent_id: str) -> tuple[Match, Seat] | None:
+    """The agent's newest waiting or in-progress match and its seat there."""
+    query = (
+        select(Match, Seat)
+        .join(Seat, Seat.match_id == Match.match_id)
+        .where(Seat.agent_id == agent_id, Match.status.in_(LIVE))
+        .order_by(Match.created_at.desc())
+        .limit(1)
+    )
+    row = (await session.execute(query)).first()
+    return (row[0], row[1]) if row else None
+
+
+async def listing(
+    session: AsyncSession, *, status: str | None, newest_first: bool, agent_id: str | None, game: str | None,
+    seats_open: int | None, limit: int,
+) -> list[Match]:
+    query = select(Match)
+    if status:
+        query = query.where(Match.status == status)
+    if game:
+        query = query.where(Match.game == game)
+    if seats_open is not None:
+        query = query.where(Match.status == "waiting", Match.n_players - Match.seats_taken == seats_open)
+    if agent_id:
+        query = query.where(Match.match_id.in_(select(Seat.match_id).where(Seat.agent_id == agent_id)))
+    order = Match.created_at.desc() if newest_first else Match.created_at.asc()
+    return list((await session.execute(query.order_by(order, Match.match_id).limit(limit))).scalars())
+
+
+async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str, list[Seat]]:
+    result: dict[str, list[Seat]] = {m: [] for m in match_ids}
+    if match_ids:
+        rows = await session.execute(select(Seat).where(Seat.match_id.in_(match_ids)).order_by(Seat.seat))
+        for seat in rows.scalars():
+            result[seat.match_id].append(seat)
+    return result
+
+
+async def due_timers(session: AsyncSession, now: float, limit: int = 100) -> list[tuple[str, int]]:
+    query = (
+        select(Match.match_id, Match.timer_token)
+        .where(Match.timer_due.is_not(None), Match.timer_due <= now)
+        .order_by(Match.timer_due)
+        .limit(limit)
+    )
+    return [(m, int(t or 0)) for m, t in (await session.execute(query)).all()]
+
+
+async def next_due(session: AsyncSession) -> float | None:
+    return (await session.execute(select(func.min(Match.timer_due)))).scalar_one_or_none()
+
+
+async def stale_waiting(session: AsyncSession, before: datetime, limit: int = 100) -> list[str]:
+    query = (
+        select(Match.match_id)
+        .where(Match.status == "waiting", Match.updated_at < before)
+        .order_by(Match.updated_at)
+        .limit(limit)
+    )
+    return list((await session.execute(query)).scalars())
+

@@ -1,0 +1,126 @@
+"""The undercover game as the protocol layer sees it (`app.protocol.registry.Game`).
+
+Thin: it forwards to the pure rules and views, draws the deal's candidate pairs from the word-pair
+library, and shapes the action responses of spec §2.3.2, §2.3.3 and §2.8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from app.games.undercover import ending, rules, view
+from app.games.undercover.commands import Abort, Concede, Join, Timeout, parse_command
+from app.games.undercover.config import UndercoverConfig, parse_config
+from app.games.undercover.state import MatchState, state_from_json, state_to_json
+from app.games.undercover.step import Outcome
+from app.games.undercover.voting import voters
+from app.games.undercover.wordpairs import default_library
+
+
+class UndercoverGame:
+    """谁是卧底 (spec §2, §4, §5)."""
+
+    name = "undercover"
+
+    def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
+        return parse_config(dict(raw) if isinstance(raw, Mapping) else raw)
+
+    def config_to_json(self, config: UndercoverConfig) -> dict[str, Any]:
+        return config.model_dump(mode="json")
+
+    def n_players(self, config: UndercoverConfig) -> int:
+        return config.n_players
+
+    def new_match(self, config: UndercoverConfig, host_name: str, host_display_name: str, *, seed: int,
+                  now: float) -> Outcome:
+        default_library().pairs(config.wordpair_tag)  # an unknown tag fails now, not when the table fills
+        return rules.new_match(config, host_name, host_display_name, seed, now)
+
+    def join(self, name: str, display_name: str) -> Join:
+        return Join(name=name, display_name=display_name)
+
+    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Any:
+        return parse_command(dict(raw), seat)
+
+    def concede(self, seat: int) -> Concede:
+        return Concede(seat=seat)
+
+    def abort(self, reason: str) -> Abort:
+        return Abort(reason=reason)  # type: ignore[arg-type]
+
+    def timeout(self, token: int) -> Timeout:
+        return Timeout(token=token)
+
+    def apply(self, state: MatchState, command: Any, *, now: float) -> Outcome:
+        pairs = self._pairs(state) if isinstance(command, Join) else ()
+        return rules.apply(state, command, now=now, pairs=pairs)
+
+    def _pairs(self, state: MatchState) -> list[tuple[str, str]]:
+        return [pair.words for pair in default_library().pairs(state.config.wordpair_tag)]
+
+    def state_to_json(self, state: MatchState) -> dict[str, Any]:
+        return state_to_json(state)
+
+    def state_from_json(self, data: Mapping[str, Any]) -> MatchState:
+        return state_from_json(dict(data))
+
+    def summary(self, state: MatchState) -> dict[str, Any]:
+        timer = state.timer.model_dump() if state.timer else None
+        return {"status": state.status, "phase": state.phase, "result": state.result, "timer": timer}
+
+    def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
+        return view.role_set(state, seat)
+
+    def players_view(self, state: MatchState, *, god: bool) -> list[dict[str, Any]]:
+        return view.players_view(state, god=god)
+
+    def public_fields(self, state: MatchState) -> dict[str, Any]:
+        return view.public_fields(state)
+
+    def god_fields(self, state: MatchState) -> dict[str, Any]:
+        return {"wordpair": view.wordpair(state)}
+
+    def you_view(self, state: MatchState, seat: int) -> dict[str, Any]:
+        return view.you_view(state, seat)
+
+    def action_response(self, state: MatchState, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+        """The fields after `accepted/seq/phase` (spec §2.3.2, §2.3.3, §2.8)."""
+        body: dict[str, Any] = {"match_status": state.status}
+        if any(e["type"] in ("speech_posted", "speech_skipped") and e.get("seat") == seat for e in events):
+            body.update(_speak_progress(state))
+        if state.stage == "vote" and seat is not None and seat in voters(state):
+            body.update(votes_in=f"{len(state.votes)}/{len(voters(state))}", your_vote=state.votes.get(seat))
+        for event in events:
+            if event["type"] == "round_resolved":
+                body["round_result"] = _round_result(event)
+                if state.status == "in_progress":
+                    body["next_phase"] = state.phase
+            if event["type"] == "player_conceded" and event["seat"] == seat:
+                body.update(_conceded(state, seat))
+        if state.result is not None:
+            body["result"] = state.result
+        return body
+
+
+def _speak_progress(state: MatchState) -> dict[str, Any]:
+    order = state.speaking_order
+    if state.stage == "speak" and state.current_speaker_seat in order:
+        return {"next_speaker_seat": state.current_speaker_seat,
+                "round_speak_progress": f"{order.index(state.current_speaker_seat)}/{len(order)}"}
+    return {"next_speaker_seat": None, "round_speak_progress": f"{len(order)}/{len(order)}"}
+
+
+def _round_result(event: dict[str, Any]) -> dict[str, Any]:
+    keys = ("eliminated_seat", "vote_breakdown", "tie_break_applied", "remaining_civilians",
+            "remaining_undercovers", "remaining_blanks")
+    return {"eliminated_role": event["revealed_role"], **{k: event.get(k) for k in keys}}
+
+
+def _conceded(state: MatchState, seat: int) -> dict[str, Any]:
+    player = state.players[seat]
+    civilians, undercovers, _blanks = ending.remaining(state)
+    role_zh = {"civilian": "平民", "undercover": "卧底", "blank": "白板"}.get(player.role or "", "")
+    return {"you": {"seat": seat, "alive": False, "role": player.role},
+            "summary": f"{player.display_name} 自爆，公开身份为{role_zh}",
+            "remaining_civilians": civilians, "remaining_undercovers": undercovers}

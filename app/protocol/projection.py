@@ -1,0 +1,88 @@
+"""One pure function per response: what a viewer sees of a match (ARCHITECTURE seam 7).
+
+The four layers and the end-of-game upgrade live here and nowhere else. A `player_owner` gets exactly
+what the `player_agent` of that seat gets, except `viewer_role` and `viewer_capabilities.can_act`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from app.protocol.registry import Game
+from app.protocol.viewer import Viewer, can_see, capabilities, is_god
+
+
+@dataclass(frozen=True)
+class MatchView:
+    """What the projection needs besides the game state: identity of the match and its seats."""
+
+    match_id: str
+    game: str
+    status: str
+    phase: str
+    config: dict[str, Any]
+    created_at: str
+    invite_url: str
+    seats_open: int
+    events_total: int
+    official_seats: frozenset[int]
+
+
+def visible_events(game: Game, state: Any, viewer: Viewer, status: str,
+                   events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The events of `events` this viewer may see, in log order."""
+    god = is_god(viewer, status)
+    roles = game.role_set(state, viewer.seat) if viewer.seat is not None else frozenset()
+    return [e for e in events if can_see(e["visibility"], god=god, seat=viewer.seat, roles=roles)]
+
+
+def snapshot(game: Game, view: MatchView, state: Any, viewer: Viewer,
+             events: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """`GET /api/matches/{id}` for one viewer (spec §2.4)."""
+    god = is_god(viewer, view.status)
+    seen = visible_events(game, state, viewer, view.status, events)
+    players = game.players_view(state, god=god)
+    for player in players:
+        player["is_official"] = player["seat"] in view.official_seats
+    body: dict[str, Any] = {
+        "match_id": view.match_id,
+        "game": view.game,
+        "status": view.status,
+        "phase": view.phase,
+        "config": view.config,
+        "viewer_role": viewer.role,
+        "viewer_capabilities": capabilities(viewer, view.status),
+        "players": players,
+        **game.public_fields(state),
+        "seats_open": view.seats_open,
+        "public_log": [e for e in seen if e["visibility"] == "public"],
+        "events_total": view.events_total,
+        "invite_url": view.invite_url,
+        "created_at": view.created_at,
+    }
+    if god:
+        body.update(game.god_fields(state))
+        body["spectator_log"] = [e for e in seen if e["visibility"] != "public"]
+    if viewer.is_player and viewer.seat is not None:
+        you = game.you_view(state, viewer.seat)
+        you["private_log"] = [e for e in seen if e["visibility"] != "public"]
+        body["you"] = you
+    return body
+
+
+def events_page(game: Game, view: MatchView, state: Any, viewer: Viewer, since: int,
+                events: Sequence[dict[str, Any]], limit: int = 100) -> dict[str, Any]:
+    """`GET /api/matches/{id}/events` for one viewer: visible events after `since`, at most `limit`."""
+    seen = visible_events(game, state, viewer, view.status, [e for e in events if e["seq"] > since])[:limit]
+    return {
+        "match_id": view.match_id,
+        "since": since,
+        "next_since": seen[-1]["seq"] if seen else since,
+        "events": seen,
+        "phase": view.phase,
+        "status": view.status,
+        "viewer_role": viewer.role,
+        "viewer_capabilities": capabilities(viewer, view.status),
+    }

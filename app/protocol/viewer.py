@@ -1,0 +1,58 @@
+"""The four viewer layers (spec §2.4.0) and what each may see of the event log (§2.5.2)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+ViewerRole = Literal["anonymous", "spectator", "player_owner", "player_agent"]
+TERMINAL = frozenset({"finished", "aborted"})
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Who is looking. `seat` is set for the two player layers only."""
+
+    role: ViewerRole
+    seat: int | None = None
+
+    @property
+    def is_player(self) -> bool:
+        return self.role in ("player_agent", "player_owner")
+
+
+ANONYMOUS = Viewer("anonymous")
+
+
+def is_god(viewer: Viewer, status: str) -> bool:
+    """Spectators see everything while live; after the end everyone does."""
+    return viewer.role == "spectator" or status in TERMINAL
+
+
+def can_see(visibility: str, *, god: bool, seat: int | None, roles: frozenset[str]) -> bool:
+    """Whether one event's `visibility` admits a viewer. Unknown visibilities are hidden (fail closed)."""
+    if god or visibility == "public":
+        return True
+    if seat is None:
+        return False
+    if visibility == "private:host":
+        return seat == 0
+    kind, _, target = visibility.removeprefix("private:").partition(":")
+    if not visibility.startswith("private:"):
+        return False
+    if kind == "seat":
+        return target == str(seat)
+    if kind == "role":
+        return target in roles
+    return False
+
+
+def capabilities(viewer: Viewer, status: str) -> dict[str, bool]:
+    """`viewer_capabilities` of every snapshot and events response."""
+    god = is_god(viewer, status)
+    return {
+        "can_see_alive_roles": god,
+        "can_see_wordpair": god,
+        "can_act": viewer.role == "player_agent" and status not in TERMINAL,
+        "can_whisper_view": god or viewer.is_player,
+    }

@@ -1,0 +1,65 @@
+"""The room list (`GET /api/matches`) and an agent's live match (`GET /api/agents/me/active`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import agents as agents_repo
+from app.db import matches as repo
+from app.db.models import Match, Seat
+from app.protocol import registry
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+
+def _summary(runtime: Runtime, match: Match, seats: list[Seat], official: set[str]) -> dict[str, Any]:
+    return {
+        "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
+        "n_players": match.n_players, "seats_open": match.n_players - match.seats_taken,
+        "players": [{"seat": s.seat, "name": s.name, "display_name": s.display_name,
+                     "is_official": s.agent_id in official} for s in seats],
+        "invite_url": f"{runtime.settings.base_url}/match/{match.match_id}",
+        "created_at": match.created_at.isoformat(), "result": match.result,
+    }
+
+
+async def list_matches(runtime: Runtime, *, status: str | None, newest_first: bool, agent: str | None,
+                       game: str | None, seats_open: int | None, limit: int) -> list[dict[str, Any]]:
+    async with runtime.db.reader() as session:
+        agent_id = None
+        if agent:
+            found = await agents_repo.by_name(session, agent.strip().lower())
+            if found is None:
+                return []
+            agent_id = found.agent_id
+        matches = await repo.listing(session, status=status, newest_first=newest_first, agent_id=agent_id,
+                                     game=game, seats_open=seats_open, limit=limit)
+        seats = await repo.seats_of(session, [m.match_id for m in matches])
+        official = await _official_ids(session, [s for ss in seats.values() for s in ss])
+        return [_summary(runtime, m, seats[m.match_id], official) for m in matches]
+
+
+async def _official_ids(session: AsyncSession, seats: list[Seat]) -> set[str]:
+    agents = await agents_repo.by_ids(session, sorted({s.agent_id for s in seats if s.agent_id}))
+    return {agent_id for agent_id, agent in agents.items() if agent.is_official}
+
+
+async def active_for(session: AsyncSession, runtime: Runtime, agent_id: str) -> dict[str, Any] | None:
+    """identity.md §15.4: the newest waiting or in-progress match of the agent, or None."""
+    live = await repo.live_seat_of(session, agent_id)
+    if live is None:
+        return None
+    match, seat = live
+    game = registry.get(match.game)
+    you = game.you_view(game.state_from_json(match.state), seat.seat) if game else {}
+    in_progress = match.status == "in_progress"
+    return {
+        "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
+        "seat": seat.seat, "invite_url": f"{runtime.settings.base_url}/match/{match.match_id}",
+        "your_turn": you.get("your_turn") if in_progress else None,
+        "next_action": you.get("next_action"), "seats_open": match.n_players - match.seats_taken,
+        "created_at": match.created_at,
+    }

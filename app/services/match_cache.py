@@ -1,0 +1,81 @@
+"""Per-process cache of hot matches, checked against the row's `version` on every read.
+
+The log is append-only, so a stale entry is refreshed by reading only the events after the last cached
+seq; the state JSON is parsed once per version, not once per request.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import agents as agents_repo
+from app.db import matches as repo
+from app.db.models import Match, Seat
+from app.protocol.registry import Game
+
+
+@dataclass
+class CachedMatch:
+    match_id: str
+    version: int
+    game: Game
+    state: Any
+    row: dict[str, Any]
+    seats: list[dict[str, Any]]
+    events: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def last_seq(self) -> int:
+        return self.events[-1]["seq"] if self.events else 0
+
+
+def _row(match: Match) -> dict[str, Any]:
+    return {
+        "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
+        "config": match.config, "created_at": match.created_at, "n_players": match.n_players,
+        "seats_taken": match.seats_taken, "events_total": match.events_total,
+    }
+
+
+def _seat(seat: Seat, official: bool) -> dict[str, Any]:
+    return {"seat": seat.seat, "agent_id": seat.agent_id, "name": seat.name, "official": official,
+            "play_token_hash": seat.play_token_hash}
+
+
+class MatchCache:
+    """Least-recently-used cache of `CachedMatch`, bounded by `capacity` matches."""
+
+    def __init__(self, capacity: int = 2000) -> None:
+        self.capacity = capacity
+        self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
+
+    async def load(self, session: AsyncSession, match: Match, game: Game) -> CachedMatch:
+        """The match at `match.version`, reusing what is cached."""
+        entry = self._entries.get(match.match_id)
+        if entry is None or entry.version > match.version:
+            entry = None
+        if entry is not None and entry.version == match.version:
+            self._entries.move_to_end(match.match_id)
+            return entry
+        state = game.state_from_json(match.state)
+        events = entry.events if entry else []
+        events = events + await repo.events_after(session, match.match_id, events[-1]["seq"] if events else 0)
+        if entry is not None and entry.row["seats_taken"] == match.seats_taken:
+            seats = entry.seats
+        else:
+            seats = await self._seats(session, match.match_id)
+        fresh = CachedMatch(match.match_id, match.version, game, state, _row(match), seats, events)
+        self._entries[match.match_id] = fresh
+        self._entries.move_to_end(match.match_id)
+        while len(self._entries) > self.capacity:
+            self._entries.popitem(last=False)
+        return fresh
+
+    async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
+        rows = await repo.seats(session, match_id)
+        agents = await agents_repo.by_ids(session, [s.agent_id for s in rows if s.agent_id])
+        return [_seat(s, bool(s.agent_id and agents[s.agent_id].is_official)) for s in rows]

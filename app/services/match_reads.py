@@ -1,0 +1,109 @@
+"""Snapshot, events and listings, with long-poll. No database connection is held while waiting."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from app.db import matches as repo
+from app.protocol import registry
+from app.protocol.errors import ApiError
+from app.protocol.projection import MatchView, events_page, snapshot
+from app.protocol.viewer import TERMINAL, Viewer
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+from app.services import tokens
+from app.services.match_cache import CachedMatch
+from app.services.seating import Caller
+
+WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "any_change")
+
+
+async def load(runtime: Runtime, match_id: str) -> CachedMatch:
+    """The match as of now, from the per-process cache (refreshed by version)."""
+    async with runtime.db.reader() as session:
+        match = await repo.get(session, match_id)
+        if match is None:
+            raise ApiError("match_not_found", f"no match {match_id!r}")
+        game = registry.get(match.game)
+        if game is None:
+            raise ApiError("match_not_found", f"match {match_id!r} is of an unknown game")
+        return await runtime.cache.load(session, match, game)
+
+
+def match_view(runtime: Runtime, cached: CachedMatch) -> MatchView:
+    row = cached.row
+    return MatchView(
+        match_id=cached.match_id, game=row["game"], status=row["status"], phase=row["phase"], config=row["config"],
+        created_at=row["created_at"].isoformat(), invite_url=f"{runtime.settings.base_url}/match/{cached.match_id}",
+        seats_open=row["n_players"] - row["seats_taken"], events_total=row["events_total"],
+        official_seats=frozenset(s["seat"] for s in cached.seats if s["official"]),
+    )
+
+
+def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:
+    """Spec §2.4.0 for the two agent layers; everyone else reads as anonymous (owners: `viewers.py`)."""
+    if caller.agent is not None:
+        for seat in cached.seats:
+            if seat["agent_id"] == caller.agent.agent_id:
+                return Viewer("player_agent", seat["seat"])
+    elif caller.play_token is not None:
+        for seat in cached.seats:
+            if tokens.digests_match(caller.play_token, seat["play_token_hash"]):
+                return Viewer("player_agent", seat["seat"])
+        raise ApiError("invalid_play_token", "this play token belongs to no seat of this match")
+    return Viewer("anonymous")
+
+
+async def _poll(runtime: Runtime, match_id: str, wait: float,
+                ready: Callable[[CachedMatch], bool]) -> CachedMatch:
+    """Re-read until `ready` holds, the match ends, or `wait` runs out; sleeps on the notifier only."""
+    deadline = time.monotonic() + min(max(wait, 0.0), runtime.settings.longpoll_max_wait)
+    while True:
+        cached = await load(runtime, match_id)
+        left = deadline - time.monotonic()
+        if ready(cached) or cached.row["status"] in TERMINAL or left <= 0:
+            return cached
+        await runtime.notifier.wait(match_id, cached.row["events_total"], left)
+
+
+async def read_snapshot(runtime: Runtime, match_id: str, caller: Caller, wait: float = 0,
+                        wait_for: str | None = None) -> dict[str, Any]:
+    """`GET /api/matches/{id}` with optional `wait` / `wait_for` (identity.md §15.10)."""
+    if wait_for is not None and wait_for not in WAIT_FOR:
+        raise ApiError("bad_request", f"wait_for must be one of {', '.join(WAIT_FOR)}", field="wait_for")
+    first = await load(runtime, match_id)
+    viewer = resolve_viewer(first, caller)
+    condition = _condition(wait_for or "any_change", first, viewer)
+    cached = await _poll(runtime, match_id, wait, condition) if wait > 0 else first
+    viewer = resolve_viewer(cached, caller)
+    return snapshot(cached.game, match_view(runtime, cached), cached.state, viewer, cached.events)
+
+
+def _condition(wait_for: str, first: CachedMatch, viewer: Viewer) -> Callable[[CachedMatch], bool]:
+    start_seq, start_phase = first.row["events_total"], first.row["phase"]
+    if wait_for == "your_turn":
+        if viewer.seat is None:
+            return lambda _c: True
+        seat = viewer.seat
+        return lambda c: bool(c.game.you_view(c.state, seat)["your_turn"])
+    if wait_for == "phase_changed":
+        return lambda c: c.row["phase"] != start_phase
+    if wait_for == "match_finished":
+        return lambda c: c.row["status"] in TERMINAL
+    if wait_for == "opponent_joined":
+        return lambda c: c.row["status"] != "waiting"
+    return lambda c: c.row["events_total"] > start_seq
+
+
+async def read_events(runtime: Runtime, match_id: str, caller: Caller, since: int, wait: float) -> dict[str, Any]:
+    """`GET /api/matches/{id}/events`: returns as soon as an event this viewer may see exists after `since`."""
+
+    def page(cached: CachedMatch) -> dict[str, Any]:
+        return events_page(cached.game, match_view(runtime, cached), cached.state, resolve_viewer(cached, caller),
+                           since, cached.events)
+
+    cached = await _poll(runtime, match_id, wait, lambda c: bool(page(c)["events"]))
+    return page(cached)

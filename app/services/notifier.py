@@ -1,0 +1,80 @@
+"""Wake-ups for long-polls, published after commit (ARCHITECTURE seam 5).
+
+Waiters compare sequence numbers, not pulses: `wait(match, after_seq)` returns at once when a newer seq
+was already published, so an event committed between a waiter's read and its wait is never missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Protocol
+
+
+class Notifier(Protocol):
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def publish(self, match_id: str, seq: int) -> None: ...
+
+    async def wait(self, match_id: str, after_seq: int, within: float) -> int:
+        """Return the newest published seq once it exceeds `after_seq`, or whatever is known after `within` seconds."""
+        ...
+
+
+class MemoryNotifier:
+    """In-process wake-ups: one future per waiter, resolved by `publish`. Costs no database work."""
+
+    KEEP_IDLE = 300.0
+
+    def __init__(self) -> None:
+        self._latest: dict[str, tuple[int, float]] = {}
+        self._waiters: dict[str, set[asyncio.Future[int]]] = {}
+
+    async def start(self) -> None:
+        pass
+
+    async def stop(self) -> None:
+        for waiters in self._waiters.values():
+            for future in waiters:
+                future.cancel()
+
+    def latest(self, match_id: str) -> int:
+        return self._latest.get(match_id, (0, 0.0))[0]
+
+    async def publish(self, match_id: str, seq: int) -> None:
+        self.deliver(match_id, seq)
+
+    def deliver(self, match_id: str, seq: int) -> None:
+        """Record `seq` and wake every waiter of the match (also called by the PostgreSQL listener)."""
+        now = time.monotonic()
+        if seq > self.latest(match_id):
+            self._latest[match_id] = (seq, now)
+        for future in self._waiters.pop(match_id, set()):
+            if not future.done():
+                future.set_result(seq)
+        if len(self._latest) > 10_000:
+            self._forget_idle(now)
+
+    async def wait(self, match_id: str, after_seq: int, within: float) -> int:
+        known = self.latest(match_id)
+        if known > after_seq or within <= 0:
+            return known
+        future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
+        self._waiters.setdefault(match_id, set()).add(future)
+        try:
+            return await asyncio.wait_for(future, within)
+        except TimeoutError:
+            return self.latest(match_id)
+        finally:
+            waiters = self._waiters.get(match_id)
+            if waiters is not None:
+                waiters.discard(future)
+                if not waiters:
+                    del self._waiters[match_id]
+
+    def _forget_idle(self, now: float) -> None:
+        self._latest = {
+            m: (seq, at) for m, (seq, at) in self._latest.items() if now - at < self.KEEP_IDLE or m in self._waiters
+        }

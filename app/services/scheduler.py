@@ -1,0 +1,92 @@
+"""Timers are data: sleep until the earliest `timer_due` in the database, then submit Timeout commands.
+
+Rebuilt from the database at start-up, so a restart loses no timer; the rules ignore a stale token, so a
+timer that fires twice is harmless. The janitor (waiting rooms nobody joined) runs on the same loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import TYPE_CHECKING
+
+from app.db import matches as repo
+
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
+log = logging.getLogger("wodi.scheduler")
+IDLE_SLEEP = 30.0
+
+
+class Scheduler:
+    def __init__(self, runtime: Runtime) -> None:
+        self.runtime = runtime
+        self._wake = asyncio.Event()
+        self._next_due: float | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def poke(self, due: float | None) -> None:
+        """A command armed a timer; wake up early if it is due before our current plan."""
+        if due is not None and (self._next_due is None or due < self._next_due):
+            self._wake.set()
+
+    async def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._timers(), name="wodi-timers"),
+                       asyncio.create_task(self._janitor(), name="wodi-janitor")]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
+    async def _timers(self) -> None:
+        while True:
+            self._wake.clear()
+            try:
+                delay = await self.run_due()
+            except Exception:
+                log.exception("timer loop failed; retrying")
+                delay = 1.0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), delay)
+
+    async def run_due(self) -> float:
+        """Fire every due timer; return how long to sleep before the next one."""
+        from app.services.matches import fire_timer
+
+        clock = self.runtime.clock
+        async with self.runtime.db.reader() as session:
+            due = await repo.due_timers(session, clock())
+        for match_id, token in due:
+            try:
+                await fire_timer(self.runtime, match_id, token)
+            except Exception:
+                log.exception("timer of match %s failed", match_id)
+        async with self.runtime.db.reader() as session:
+            self._next_due = await repo.next_due(session)
+        if self._next_due is None:
+            return IDLE_SLEEP
+        return min(max(self._next_due - clock(), 0.01), IDLE_SLEEP)
+
+    async def _janitor(self) -> None:
+        while True:
+            try:
+                await self.sweep_waiting_rooms()
+            except Exception:
+                log.exception("janitor sweep failed")
+            await asyncio.sleep(self.runtime.settings.janitor_interval)
+
+    async def sweep_waiting_rooms(self) -> int:
+        """Abort waiting rooms with no join for `waiting_room_ttl` seconds; returns how many."""
+        from app.services.matches import janitor_abort
+
+        settings = self.runtime.settings
+        before = datetime.fromtimestamp(self.runtime.clock(), UTC) - timedelta(seconds=settings.waiting_room_ttl)
+        async with self.runtime.db.reader() as session:
+            stale = await repo.stale_waiting(session, before)
+        return sum([await janitor_abort(self.runtime, match_id) for match_id in stale])

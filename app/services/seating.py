@@ -1,0 +1,77 @@
+"""Who is acting, and whether they may take a seat: one agent one table, one owner one seat (§3.4, §7.1)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import agents as agents_repo
+from app.db import matches as repo
+from app.db.models import Agent, Seat
+from app.protocol.errors import ApiError
+from app.services import tokens
+
+
+@dataclass(frozen=True)
+class Caller:
+    """The credentials a write request carried (already checked: `agent` is a valid key's agent)."""
+
+    agent: Agent | None
+    play_token: str | None
+    has_session: bool = False
+
+
+def seat_of(seats: Sequence[Seat], caller: Caller) -> Seat:
+    """The caller's seat in this match, or the protocol's 401/403 for why there is none."""
+    if caller.agent is not None:
+        for seat in seats:
+            if seat.agent_id == caller.agent.agent_id:
+                return seat
+        raise ApiError("agent_not_in_match", "this agent has no seat in this match")
+    if caller.play_token is not None:
+        for seat in seats:
+            if tokens.digests_match(caller.play_token, seat.play_token_hash):
+                return seat
+        raise ApiError("invalid_play_token", "this play token belongs to no seat of this match")
+    if caller.has_session:
+        raise ApiError("owner_cannot_act", "a session cookie cannot act; use the agent's own Bearer key")
+    raise ApiError("auth_required", "send Authorization: Bearer <api_key> or X-Play-Token")
+
+
+def owner_keys(agent: Agent | None, provider_meta: dict[str, Any]) -> set[str]:
+    """Every owner identity a seat stands for: the claimed owner and the proxy-reported owner."""
+    keys = set()
+    if agent is not None and agent.owner_id:
+        keys.add(f"owner:{agent.owner_id}")
+    proxy_owner = (provider_meta.get("proxy_agent_meta") or {}).get("owner_id")
+    if proxy_owner not in (None, ""):
+        keys.add(f"proxy:{provider_meta.get('provider_id') or ''}:{proxy_owner}")
+    return keys
+
+
+async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequence[Seat], agent: Agent,
+                        provider_meta: dict[str, Any], base_url: str) -> None:
+    """Refuse a second seat for the same agent or owner, and a second live table for the agent."""
+    if any(seat.agent_id == agent.agent_id for seat in seats):
+        raise ApiError("same_agent_already_in_match", "this agent already has a seat in this match",
+                       match_id=match_id)
+    await _check_not_busy(session, agent, base_url)
+    mine = owner_keys(agent, provider_meta)
+    if mine and seats:
+        seated = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
+        for seat in seats:
+            if mine & owner_keys(seated.get(seat.agent_id or ""), seat.meta or {}):
+                raise ApiError("same_owner_already_in_match",
+                               "an agent of the same owner already sits in this match", seat=seat.seat)
+
+
+async def _check_not_busy(session: AsyncSession, agent: Agent, base_url: str) -> None:
+    live = await repo.live_seat_of(session, agent.agent_id)
+    if live is not None:
+        match, seat = live
+        raise ApiError("already_in_match", "finish or leave your current match first",
+                       match_id=match.match_id, status=match.status, seat=seat.seat,
+                       invite_url=f"{base_url}/match/{match.match_id}")
