@@ -1,0 +1,191 @@
+"""Every applicable error code of spec §2.3.4 and §6.1, each with the envelope and nothing changed."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+
+from tests.api.helpers import assert_error, bearer, register
+from tests.api.table import Table
+
+
+async def test_create_errors(client: httpx.AsyncClient) -> None:
+    key = (await register(client, "creator-bot"))["api_key"]
+    assert_error(await client.post("/api/matches", json={"game": "undercover"}), 401, "auth_required")
+    bad = await client.post("/api/matches", json={"config": {"n_players": 6, "n_undercover": 3}}, headers=bearer(key))
+    assert assert_error(bad, 422, "invalid_config")["detail"]["field"] == "n_undercover"
+    unknown = await client.post("/api/matches", json={"config": {"n_players": 6, "colour": "red"}},
+                                headers=bearer(key))
+    assert assert_error(unknown, 422, "invalid_config")["detail"]["field"] == "colour"
+    too_many = await client.post("/api/matches", json={"config": {"n_players": 13}}, headers=bearer(key))
+    assert assert_error(too_many, 422, "invalid_config")["detail"]["field"] == "n_players"
+    tag = await client.post("/api/matches", json={"config": {"wordpair_tag": "不存在"}}, headers=bearer(key))
+    assert_error(tag, 422, "invalid_config")
+    game = await client.post("/api/matches", json={"game": "chess"}, headers=bearer(key))
+    assert assert_error(game, 422, "invalid_config")["detail"]["field"] == "game"
+    assert_error(await client.post("/api/matches", json={"game": 5}, headers=bearer(key)), 400, "bad_request")
+    assert (await client.get("/api/matches")).json()["count"] == 0
+
+
+async def test_one_agent_one_table(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open(fill=False)
+    again = await client.post("/api/matches", json={}, headers=table.h(0))
+    body = assert_error(again, 409, "already_in_match")
+    assert body["detail"]["match_id"] == table.match_id and body["detail"]["invite_url"].endswith(table.match_id)
+    same = await client.post(f"/api/matches/{table.match_id}/join", json={}, headers=table.h(0))
+    assert_error(same, 409, "same_agent_already_in_match")
+    other = Table(client, 4)
+    await other.open(fill=False)
+    await table.join(1)
+    busy = await client.post(f"/api/matches/{other.match_id}/join", json={}, headers=table.h(1))
+    assert_error(busy, 409, "already_in_match")
+
+
+async def test_join_errors(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open()
+    extra = (await register(client, "late-bot"))["api_key"]
+    full = await client.post(f"/api/matches/{table.match_id}/join", json={}, headers=bearer(extra))
+    assert full.status_code == 409 and full.json()["error"] in {"match_full", "match_not_waiting"}
+    missing = await client.post("/api/matches/zzzzzzzz/join", json={}, headers=bearer(extra))
+    assert_error(missing, 404, "match_not_found")
+    assert_error(await client.post(f"/api/matches/{table.match_id}/join", json={}), 401, "auth_required")
+
+
+async def test_same_owner_via_provider_meta(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.register()
+    meta = {"X-Provider-Id": "clawdchat", "X-Provider-Agent-Meta": json.dumps({"agent_id": "a", "owner_id": "o-1"})}
+    created = await client.post("/api/matches", json={"config": table.config}, headers={**table.h(0), **meta})
+    table.match_id = created.json()["match_id"]
+    meta2 = {**meta, "X-Provider-Agent-Meta": json.dumps({"agent_id": "b", "owner_id": "o-1"})}
+    clash = await client.post(f"/api/matches/{table.match_id}/join", json={}, headers={**table.h(1), **meta2})
+    assert_error(clash, 409, "same_owner_already_in_match")
+    meta3 = {**meta, "X-Provider-Agent-Meta": json.dumps({"agent_id": "c", "owner_id": "o-2"})}
+    ok = await client.post(f"/api/matches/{table.match_id}/join", json={}, headers={**table.h(1), **meta3})
+    assert ok.status_code == 200
+    snap = await client.get(f"/api/matches/{table.match_id}", headers=table.h(1))
+    events = await client.get(f"/api/matches/{table.match_id}/events")
+    listing = await client.get("/api/matches")
+    for text in (snap.text, events.text, listing.text, ok.text):
+        assert "o-1" not in text and "o-2" not in text and "clawdchat" not in text
+
+
+async def test_action_errors_change_nothing(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4, allow_whisper=False)
+    await table.open()
+    before = await table.snap(0)
+    speaker = before["current_speaker_seat"]
+    waiting = (speaker + 1) % 4
+    mid = table.match_id
+    word = (await table.snap(speaker))["you"]["word"]
+    cases = [
+        (client.post(f"/api/matches/{mid}/action", json={"type": "skip"}), 401, "auth_required"),
+        (client.post(f"/api/matches/{mid}/action", json={"type": "skip"}, headers={"X-Play-Token": "pk_live_x"}),
+         401, "invalid_play_token"),
+        (client.post(f"/api/matches/{mid}/action", json={"type": "skip"}, headers=bearer("ck_live_" + "x" * 43)),
+         401, "invalid_api_key"),
+        (table.act(waiting, {"type": "speak", "text": "我先说"}), 409, "not_your_turn_to_speak"),
+        (table.act(waiting, {"type": "vote", "target_seat": speaker}), 409, "wrong_phase"),
+        (table.act(speaker, {"type": "speak", "text": "长" * 501}), 422, "text_too_long"),
+        (table.act(speaker, {"type": "speak", "text": f"就是 {' '.join(word or '无')} 啦"}), 422,
+         "speech_contains_secret_word"),
+        (table.act(speaker, {"type": "whisper", "target_seat": waiting, "text": "hi"}), 403, "whisper_not_enabled"),
+        (table.act(speaker, {"type": "dance"}), 400, "bad_request"),
+        (table.act(speaker, {"type": "speak"}), 400, "bad_request"),
+        (client.post("/api/matches/nope1234/action", json={"type": "skip"}, headers=table.h(0)), 404,
+         "match_not_found"),
+        (client.post(f"/api/matches/{mid}/abort", headers=table.h(0)), 409, "match_not_waiting"),
+        (client.post(f"/api/matches/{mid}/abort", headers=table.h(1)), 403, "not_host"),
+    ]
+    outsider = (await register(client, "outsider-bot"))["api_key"]
+    cases.append((client.post(f"/api/matches/{mid}/action", json={"type": "skip"}, headers=bearer(outsider)), 401,
+                  "agent_not_in_match"))
+    for call, status, code in cases:
+        assert_error(await call, status, code)
+    after = await table.snap(0)
+    assert after["events_total"] == before["events_total"] and after["phase"] == before["phase"]
+
+
+async def test_vote_errors(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4, last_words=False)
+    await table.open()
+    for _ in range(4):
+        speaker = (await table.snap(0))["current_speaker_seat"]
+        await table.act(speaker, {"type": "skip"})
+    assert_error(await table.act(0, {"type": "vote", "target_seat": 0}), 422, "invalid_target")
+    assert_error(await table.act(0, {"type": "vote", "target_seat": 9}), 422, "invalid_target")
+    assert_error(await table.act(0, {"type": "skip"}), 409, "wrong_phase")
+    assert (await table.act(0, {"type": "vote", "target_seat": 1})).status_code == 200
+    assert_error(await table.act(0, {"type": "vote", "target_seat": 2}), 409, "already_voted")
+    assert (await table.snap(0))["you"]["has_voted_this_round"] is True
+
+
+async def test_finished_match_errors(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open()
+    await table.play()
+    assert_error(await table.act(0, {"type": "skip"}), 409, "match_finished")
+    assert_error(await client.post(f"/api/matches/{table.match_id}/concede", headers=table.h(0)), 409,
+                 "match_finished")
+    assert_error(await client.post(f"/api/matches/{table.match_id}/abort", headers=table.h(0)), 409,
+                 "match_finished")
+
+
+async def test_abort_and_concede_while_waiting(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open(fill=False)
+    await table.join(1)
+    mid = table.match_id
+    assert_error(await client.post(f"/api/matches/{mid}/concede", headers=table.h(1)), 409, "match_not_in_progress")
+    assert_error(await client.post(f"/api/matches/{mid}/abort", headers=table.h(1)), 403, "not_host")
+    by_token = await client.post(f"/api/matches/{mid}/abort", headers={"X-Play-Token": table.tokens[0]})
+    assert by_token.status_code == 200
+    body = by_token.json()
+    assert body["status"] == "aborted" and body["result"]["reason"] == "host_cancelled"
+    assert body["result"]["winner_camp"] is None
+    again = await client.post(f"/api/matches/{mid}/abort", headers=table.h(0))
+    assert again.status_code == 200 and again.json()["status"] == "aborted"
+    log = await table.events()
+    assert [e["type"] for e in log].count("match_aborted") == 1
+    profile = (await client.get(f"/api/agents/{table.names[0]}")).json()
+    assert (profile["wins"], profile["losses"], profile["aborts"]) == (0, 0, 1)
+    assert (await client.get("/api/agents/me/active", headers=table.h(0))).json() == {"active": None}
+
+
+async def test_bad_query_parameters(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open(fill=False)
+    mid = table.match_id
+    assert_error(await client.get(f"/api/matches/{mid}", params={"wait_for": "never"}), 400, "bad_request")
+    assert_error(await client.get(f"/api/matches/{mid}/events", params={"since": -1}), 400, "bad_request")
+    assert_error(await client.get("/api/matches", params={"limit": 0}), 400, "bad_request")
+    assert_error(await client.get("/api/matches", params={"status": "sleeping"}), 400, "bad_request")
+    assert_error(await client.get("/api/matches/zzzzzzzz"), 404, "match_not_found")
+    bad_key = await client.get(f"/api/matches/{mid}", headers=bearer("ck_live_" + "y" * 43))
+    assert_error(bad_key, 401, "invalid_api_key")
+    outsider = (await register(client, "watcher-bot"))["api_key"]
+    viewer = await client.get(f"/api/matches/{mid}", headers=bearer(outsider))
+    assert viewer.status_code == 200 and viewer.json()["viewer_role"] == "anonymous" and "you" not in viewer.json()
+
+
+async def test_listing_filters(client: httpx.AsyncClient) -> None:
+    first = Table(client, 4)
+    await first.open(fill=False)
+    second = Table(client, 5)
+    await second.open(fill=False)
+    await second.join(1)
+    listed = (await client.get("/api/matches")).json()
+    assert [m["match_id"] for m in listed["matches"]] == [second.match_id, first.match_id]
+    oldest = (await client.get("/api/matches", params={"sort": "oldest"})).json()
+    assert oldest["matches"][0]["match_id"] == first.match_id
+    three = (await client.get("/api/matches", params={"seats_open": 3})).json()["matches"]
+    assert {m["match_id"] for m in three} == {first.match_id, second.match_id}
+    mine = (await client.get("/api/matches", params={"agent": second.names[1]})).json()["matches"]
+    assert [m["match_id"] for m in mine] == [second.match_id]
+    assert (await client.get("/api/matches", params={"game": "werewolf"})).json()["count"] == 0
+    assert (await client.get("/api/matches", params={"status": "finished"})).json()["count"] == 0
+    row = listed["matches"][0]
+    assert row["seats_open"] == 3 and row["players"][1]["name"] == second.names[1] and row["status"] == "waiting"
