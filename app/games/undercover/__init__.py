@@ -1,0 +1,74 @@
+"""谁是卧底 (Who is the Undercover): the pure rules engine. See RULES.md for the rules.
+
+The protocol layer reaches it through `game.UndercoverGame` (registered by `app.services.games`).
+"""
+
+from __future__ import annotations
+
+from app.games.undercover.commands import (
+    Abort,
+    Command,
+    Concede,
+    GuessWord,
+    Join,
+    LastWords,
+    Skip,
+    Speak,
+    Timeout,
+    Vote,
+    Whisper,
+    parse_command,
+)
+from app.games.undercover.config import UndercoverConfig, parse_config
+from app.games.undercover.rules import apply, new_match
+from app.games.undercover.state import (
+    MatchState,
+    Player,
+    RevealAction,
+    Timer,
+    WordPair,
+    state_from_json,
+    state_to_json,
+)
+from app.games.undercover.step import Outcome
+from app.games.undercover.view import (
+    next_action,
+    players_view,
+    public_fields,
+    role_set,
+    wordpair,
+    you_view,
+)
+
+__all__ = [
+    "Abort",
+    "Command",
+    "Concede",
+    "GuessWord",
+    "Join",
+    "LastWords",
+    "MatchState",
+    "Outcome",
+    "Player",
+    "RevealAction",
+    "Skip",
+    "Speak",
+    "Timeout",
+    "Timer",
+    "UndercoverConfig",
+    "Vote",
+    "Whisper",
+    "WordPair",
+    "apply",
+    "new_match",
+    "next_action",
+    "parse_command",
+    "parse_config",
+    "players_view",
+    "public_fields",
+    "role_set",
+    "state_from_json",
+    "state_to_json",
+    "wordpair",
+    "you_view",
+]

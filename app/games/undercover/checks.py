@@ -1,0 +1,78 @@
+"""Preconditions shared by the phases; each raises the protocol's error code."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from app.games.base import GameError
+from app.games.undercover.state import MatchState, Player
+from app.games.undercover.text import contains_word
+
+MAX_TEXT = 500
+MAX_ANALYSIS_BYTES = 4096
+
+
+def require_seat(state: MatchState, seat: int) -> Player:
+    """The acting player; a seat outside the table is not in the match."""
+    player = state.seat(seat)
+    if player is None:
+        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+    return player
+
+
+def require_in_progress(state: MatchState, *, waiting_code: str = "wrong_phase") -> None:
+    """The match must be running; a waiting room answers `waiting_code`."""
+    if state.status in ("finished", "aborted"):
+        raise GameError("match_finished", "the match is over", status=state.status)
+    if state.status == "waiting":
+        raise GameError(waiting_code, "the match has not started", phase=state.phase)
+
+
+def require_living(state: MatchState, seat: int) -> Player:
+    """The acting player, who must still be in the game."""
+    player = require_seat(state, seat)
+    if not player.alive:
+        raise GameError("you_are_eliminated", "eliminated players can only watch", seat=seat)
+    return player
+
+
+def require_stage(state: MatchState, stage: str) -> None:
+    """The current phase must be `stage` (speak, vote or reveal)."""
+    if state.stage != stage:
+        raise GameError("wrong_phase", f"this action needs a {stage} phase", phase=state.phase)
+
+
+def clean_text(text: str, field: str = "text") -> str:
+    """Stripped text, non-empty and at most 500 characters."""
+    text = text.strip()
+    if not text:
+        raise GameError("bad_request", f"{field} must not be empty", field=field)
+    if len(text) > MAX_TEXT:
+        raise GameError("text_too_long", f"{field} is longer than {MAX_TEXT} characters",
+                        field=field, limit=MAX_TEXT, length=len(text))
+    return text
+
+
+def check_secret(player: Player, text: str) -> None:
+    """Public text must not contain the speaker's own word (a blank has none)."""
+    if player.word and contains_word(text, player.word):
+        raise GameError("speech_contains_secret_word", "the text contains your own word")
+
+
+def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
+    """An optional JSON object of at most 4 KB."""
+    if analysis is None:
+        return None
+    try:
+        size = len(json.dumps(analysis, ensure_ascii=False).encode())
+    except (TypeError, ValueError):
+        raise GameError("bad_request", "analysis must be JSON", field="analysis") from None
+    if size > MAX_ANALYSIS_BYTES:
+        raise GameError("bad_request", "analysis is larger than 4 KB", field="analysis", size=size)
+    return analysis
+
+
+def is_private(analysis: dict[str, Any] | None) -> bool:
+    """`analysis.private = true` keeps the analysis out of the public event."""
+    return analysis is not None and analysis.get("private") is True

@@ -1,0 +1,130 @@
+"""Commands the rules accept, and the parser for HTTP action bodies (spec §2.3)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from app.games.base import GameError
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
+
+
+class Join(_Command):
+    """A player takes the next free seat."""
+
+    type: Literal["join"] = "join"
+    name: str
+    display_name: str
+
+
+class Speak(_Command):
+    """The current speaker describes their word."""
+
+    type: Literal["speak"] = "speak"
+    seat: int
+    text: str
+    analysis: dict[str, Any] | None = None
+
+
+class Skip(_Command):
+    """The current speaker passes (an empty speech)."""
+
+    type: Literal["skip"] = "skip"
+    seat: int
+
+
+class Vote(_Command):
+    """A living seat votes to eliminate another."""
+
+    type: Literal["vote"] = "vote"
+    seat: int
+    target_seat: int
+    comment: str | None = None
+    analysis: dict[str, Any] | None = None
+
+
+class Whisper(_Command):
+    """An undercover talks privately to a fellow undercover."""
+
+    type: Literal["whisper"] = "whisper"
+    seat: int
+    target_seat: int
+    text: str
+
+
+class LastWords(_Command):
+    """A seat just voted out says goodbye."""
+
+    type: Literal["last_words"] = "last_words"
+    seat: int
+    text: str
+
+
+class GuessWord(_Command):
+    """A blank just voted out guesses the civilians' word."""
+
+    type: Literal["guess_word"] = "guess_word"
+    seat: int
+    word: str
+
+
+class Concede(_Command):
+    """A living seat leaves the game and reveals its role."""
+
+    type: Literal["concede"] = "concede"
+    seat: int
+
+
+class Abort(_Command):
+    """The host cancels a waiting room, or the janitor clears a stale one."""
+
+    type: Literal["abort"] = "abort"
+    reason: Literal["host_cancelled", "janitor_timeout"]
+
+
+class Timeout(_Command):
+    """The scheduler fires the timer whose token it read from the state."""
+
+    type: Literal["timeout"] = "timeout"
+    token: int
+
+
+Command = Annotated[
+    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout,
+    Field(discriminator="type"),
+]
+
+ACTIONS: dict[str, type[_Command]] = {
+    "speak": Speak,
+    "vote": Vote,
+    "skip": Skip,
+    "whisper": Whisper,
+    "last_words": LastWords,
+    "guess_word": GuessWord,
+    "concede": Concede,
+}
+
+
+def parse_command(raw: dict[str, Any], seat: int) -> Command:
+    """Turn an HTTP action body into a command for `seat`; unknown fields are ignored.
+
+    Raises `GameError("bad_request")` for an unknown `type`, a missing field or a wrong type.
+    """
+    if not isinstance(raw, dict):
+        raise GameError("bad_request", "the action body must be a JSON object")
+    kind = raw.get("type")
+    model = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(ACTIONS))
+    body = {key: raw[key] for key in model.model_fields if key in raw}
+    body.update(type=kind, seat=seat)
+    try:
+        return model.model_validate(body)  # type: ignore[return-value]
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = ".".join(str(part) for part in first["loc"])
+        raise GameError("bad_request", f"{field}: {first['msg']}", field=field) from None

@@ -1,0 +1,33 @@
+"""Concession (spec §2.8): a living seat leaves at once and its role becomes public.
+
+If it held the floor, the floor passes on. In a vote its own vote is withdrawn, votes cast
+for it are void and those voters are invited to vote again. A tied seat conceding in a PK
+leaves the PK; if one candidate is left the round ends with nobody else out. The win check
+runs before any of that.
+"""
+
+from __future__ import annotations
+
+from app.games.undercover import ending, speaking, voting
+from app.games.undercover.checks import require_in_progress, require_living
+from app.games.undercover.commands import Concede
+from app.games.undercover.step import Step
+
+
+def concede(step: Step, cmd: Concede) -> None:
+    """Take `cmd.seat` out of the game and carry on without it."""
+    state = step.state
+    require_in_progress(state, waiting_code="match_not_in_progress")
+    player = require_living(state, cmd.seat)
+    player.alive = False
+    player.conceded = True
+    player.revealed_role = player.role
+    player.eliminated_in = f"round_{state.round_index}"
+    step.emit("player_conceded", "public", seat=cmd.seat, revealed_role=player.role,
+              round=state.round_index)
+    if ending.finish_if_won(step, by_concession=True):
+        return
+    if state.stage == "speak":
+        speaking.after_concede(step, cmd.seat)
+    elif state.stage == "vote":
+        voting.after_concede(step, cmd.seat)

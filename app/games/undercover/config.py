@@ -1,0 +1,87 @@
+"""The `config` of an undercover match (spec §2.1 plus the extensions this server adds).
+
+Bounds chosen where the spec is silent:
+
+- `speak_timeout` 1–600 s, `vote_timeout` 1–900 s (whole seconds).
+- `max_rounds` defaults to `n_players` (spec D12) and may be 1–2×`n_players`, so a table with
+  `noop_then_random` can still play out.
+- `n_undercover + n_blank < n_players / 2`: the non-civilians start as a strict minority.
+- `first_speaker` is a seat (0…n_players-1) or `"random"` (drawn at the deal).
+- `wordpair_tag` is not read by the rules: the caller filters the word-pair library with it
+  and hands the engine the candidate pairs.
+- Unknown keys are refused; every error names the first bad field.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import PydanticCustomError
+
+from app.games.base import GameError
+
+TieBreak = Literal["random", "revote", "noop_then_random"]
+
+
+def _bad(field: str, message: str) -> PydanticCustomError:
+    return PydanticCustomError("invalid_config", message, {"field": field})
+
+
+class UndercoverConfig(BaseModel):
+    """A validated, immutable match configuration; `model_dump()` is the full resolved config."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    n_players: int = Field(6, ge=4, le=12)
+    n_undercover: int = Field(2, ge=1)
+    n_blank: int = Field(0, ge=0)
+    speak_timeout: int = Field(60, ge=1, le=600)
+    vote_timeout: int = Field(90, ge=1, le=900)
+    max_rounds: int = Field(0, ge=1)
+    tie_break: TieBreak = "random"
+    wordpair_tag: str | None = Field(None, max_length=64)
+    allow_whisper: bool = False
+    fellow_roles_visible: bool = False
+    first_speaker: int | Literal["random"] = 0
+    last_words: bool = True
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_max_rounds(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("max_rounds") is None:
+            n_players = data.get("n_players", 6)
+            data = {**data, "max_rounds": n_players if type(n_players) is int else 6}
+        return data
+
+    @model_validator(mode="after")
+    def _check_together(self) -> UndercoverConfig:
+        n = self.n_players
+        if self.n_undercover + self.n_blank >= n / 2:
+            raise _bad("n_undercover", "n_undercover + n_blank must be less than n_players / 2")
+        if self.max_rounds > 2 * n:
+            raise _bad("max_rounds", "max_rounds must be at most 2 × n_players")
+        if isinstance(self.first_speaker, int) and not 0 <= self.first_speaker < n:
+            raise _bad("first_speaker", "first_speaker must be a seat (0…n_players-1) or 'random'")
+        return self
+
+
+def parse_config(raw: dict[str, Any] | None) -> UndercoverConfig:
+    """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, dict):
+        raise GameError("invalid_config", "config must be a JSON object", field="config")
+    try:
+        return UndercoverConfig.model_validate(raw)
+    except ValidationError as exc:
+        raise _config_error(exc) from None
+
+
+def _config_error(exc: ValidationError) -> GameError:
+    first = exc.errors()[0]
+    loc = first.get("loc") or ()
+    field = str(loc[0]) if loc else str((first.get("ctx") or {}).get("field", "config"))
+    if first["type"] == "extra_forbidden":
+        return GameError("invalid_config", f"unknown config field: {field}", field=field)
+    return GameError("invalid_config", f"{field}: {first['msg']}", field=field)

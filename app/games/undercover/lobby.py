@@ -1,0 +1,115 @@
+"""The waiting room: create, join, deal when full, abort.
+
+The deal draws the pair, its orientation (which word the civilians get), the roles and a
+random first speaker from `Random(f"{seed}:{seq}:deal")`. In production the seed comes from
+`secrets.randbits(64)`, so the pair is drawn with the secrets module (spec §7.1) while a
+stored game still replays byte-for-byte.
+"""
+
+from __future__ import annotations
+
+from app.games.base import GameError
+from app.games.undercover import speaking
+from app.games.undercover.commands import Abort, Join
+from app.games.undercover.config import UndercoverConfig
+from app.games.undercover.state import MatchState, Player, WordPair
+from app.games.undercover.step import Outcome, Step
+
+
+def new_match(config: UndercoverConfig, host_name: str, host_display_name: str,
+              seed: int, now: float) -> Outcome:
+    """A waiting room with the host in seat 0."""
+    host = Player(seat=0, name=host_name, display_name=host_display_name)
+    step = Step(MatchState(seed=seed, config=config, players=[host]), now)
+    step.emit("match_created", "public", config=config.model_dump(),
+              players=[{"seat": 0, "name": host_name, "display_name": host_display_name}])
+    step.emit("player_joined", "public", seat=0, name=host_name, display_name=host_display_name)
+    return Outcome(step.state, step.events)
+
+
+def join(step: Step, cmd: Join) -> None:
+    """Seat a player in the next free seat; the last seat triggers the deal."""
+    state = step.state
+    if state.status == "in_progress":
+        raise GameError("match_full", "every seat is taken", status=state.status)
+    if state.status != "waiting":
+        raise GameError("match_not_waiting", "the match is not waiting for players", status=state.status)
+    if not cmd.name.strip() or not cmd.display_name.strip():
+        raise GameError("bad_request", "name and display_name must not be empty")
+    if any(p.name == cmd.name for p in state.players):
+        raise GameError("duplicate_player", "this player already has a seat", name=cmd.name)
+    seat = len(state.players)
+    state.players.append(Player(seat=seat, name=cmd.name, display_name=cmd.display_name))
+    step.emit("player_joined", "public", seat=seat, name=cmd.name, display_name=cmd.display_name)
+    if len(state.players) == state.config.n_players:
+        _deal(step)
+
+
+def abort(step: Step, cmd: Abort) -> None:
+    """Cancel a waiting room (the janitor may also clear a running one)."""
+    state = step.state
+    if state.status == "finished":
+        raise GameError("match_finished", "the match is over")
+    if state.status != "waiting" and cmd.reason != "janitor_timeout":
+        raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
+    state.status = state.phase = "aborted"
+    state.current_speaker_seat = None
+    state.pending = []
+    step.stop_clock()
+    summary = "房主取消了对局" if cmd.reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
+    state.result = {"winner_camp": None, "reason": cmd.reason, "summary": summary}
+    step.emit("match_aborted", "public", reason=cmd.reason)
+
+
+def _deal(step: Step) -> None:
+    state, config = step.state, step.state.config
+    if not step.pairs:
+        raise GameError("invalid_config", "no word pair matches this config", field="wordpair_tag")
+    rng = step.rng("deal")
+    civilian, undercover = step.pairs[rng.randrange(len(step.pairs))]
+    if rng.random() < 0.5:
+        civilian, undercover = undercover, civilian
+    state.wordpair = WordPair(civilian=civilian, undercover=undercover)
+    _assign_roles(state, rng.sample(range(config.n_players), config.n_players))
+    first = config.first_speaker
+    state.first_speaker_seat = rng.randrange(config.n_players) if first == "random" else first
+    state.status = "in_progress"
+    _announce_deal(step)
+    speaking.open_speak_phase(step, 1, speaking.round_order(state), pk=False)
+
+
+def _assign_roles(state: MatchState, shuffled: list[int]) -> None:
+    config, pair = state.config, state.wordpair
+    assert pair is not None
+    undercovers = set(shuffled[: config.n_undercover])
+    blanks = set(shuffled[config.n_undercover: config.n_undercover + config.n_blank])
+    for player in state.players:
+        if player.seat in undercovers:
+            player.role, player.word = "undercover", pair.undercover
+        elif player.seat in blanks:
+            player.role, player.word = "blank", None
+        else:
+            player.role, player.word = "civilian", pair.civilian
+
+
+def _announce_deal(step: Step) -> None:
+    state, config = step.state, step.state.config
+    assert state.wordpair is not None
+    step.emit("match_started", "public", n_players=config.n_players,
+              n_undercover=config.n_undercover, n_blank=config.n_blank)
+    step.emit("roles_dealt", "god_only", wordpair=state.wordpair.model_dump(),
+              roles=[{"seat": p.seat, "role": p.role, "word": p.word} for p in state.players],
+              first_speaker_seat=state.first_speaker_seat)
+    for p in state.players:
+        step.emit("role_assigned", f"private:seat:{p.seat}", seat=p.seat, role=p.role, word=p.word)
+    reveal = config.fellow_roles_visible or config.allow_whisper
+    step.emit("fellow_role_hint", "private:role:undercover", n_undercover=config.n_undercover,
+              note=_hint_note(config.n_undercover, reveal))
+    if reveal:
+        step.emit("fellow_role_revealed", "private:role:undercover",
+                  fellow_seats=state.seats_with("undercover"))
+
+
+def _hint_note(n_undercover: int, revealed: bool) -> str:
+    tail = "同伴座位见 fellow_role_revealed" if revealed else "卧底之间不知道彼此身份"
+    return f"本局共 {n_undercover} 名卧底（含你）；{tail}"

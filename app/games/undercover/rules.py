@@ -1,0 +1,86 @@
+"""The rules' entry points: `new_match` and `apply(state, command)`.
+
+Pure: no I/O, no clock (`now` is passed in), no module-level randomness (every draw comes
+from `Random(f"{seed}:{seq}:<purpose>")`). `apply` works on a deep copy, so the caller's
+state is never changed, and a refused command raises `GameError` with nothing to undo.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from app.games.base import GameError
+from app.games.undercover import concede, lobby, reveal, speaking, voting, whisper
+from app.games.undercover.commands import (
+    Abort,
+    Command,
+    Concede,
+    GuessWord,
+    Join,
+    LastWords,
+    Skip,
+    Speak,
+    Timeout,
+    Vote,
+    Whisper,
+)
+from app.games.undercover.state import MatchState
+from app.games.undercover.step import Outcome, Step
+
+new_match = lobby.new_match
+
+_HANDLERS: dict[type, Callable[[Step, Any], None]] = {
+    Join: lobby.join,
+    Abort: lobby.abort,
+    Speak: speaking.speak,
+    Skip: speaking.skip,
+    Vote: voting.vote,
+    LastWords: reveal.last_words,
+    GuessWord: reveal.guess_word,
+    Concede: concede.concede,
+    Whisper: whisper.whisper,
+}
+
+_TIMERS: dict[str, Callable[[Step], None]] = {
+    "speak_warning": speaking.on_warning,
+    "speak_expire": speaking.on_expire,
+    "vote_warning": voting.on_warning,
+    "vote_expire": voting.on_expire,
+    "reveal_expire": reveal.on_expire,
+}
+
+
+def apply(state: MatchState, command: Command, *, now: float,
+          pairs: Sequence[tuple[str, str]] = ()) -> Outcome:
+    """Apply one command at time `now`; `pairs` are the candidate word pairs for the deal.
+
+    Returns a new state and the events produced. A stale, early or orphan `Timeout`, and an
+    `Abort` of an aborted match, return the same state with no events.
+    """
+    if _is_noop(state, command, now):
+        return Outcome(state, [])
+    # A dump/validate round trip is a deep copy, and 2-3x faster than copy.deepcopy here.
+    step = Step(MatchState.model_validate(state.model_dump()), now, pairs)
+    if isinstance(command, Timeout):
+        assert step.state.timer is not None
+        _TIMERS[step.state.timer.kind](step)
+    else:
+        _handler(command)(step, command)
+    return Outcome(step.state, step.events)
+
+
+def _handler(command: Command) -> Callable[[Step, Any], None]:
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise GameError("bad_request", f"not a command: {type(command).__name__}")
+    return handler
+
+
+def _is_noop(state: MatchState, command: Command, now: float) -> bool:
+    if isinstance(command, Abort):
+        return state.status == "aborted"
+    if isinstance(command, Timeout):
+        timer = state.timer
+        return timer is None or timer.token != command.token or now < timer.due
+    return False

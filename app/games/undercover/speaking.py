@@ -1,0 +1,135 @@
+"""`speak_round_N`: living seats speak one at a time, in seat order from the first speaker.
+
+A PK (tie_break=revote) reuses this phase with `pk=True`: only the tied seats speak, in
+ascending seat order. Each speaker has `speak_timeout` seconds, with a private
+`turn_warning` at half time; on expiry the turn is recorded as `speech_skipped` (timeout).
+"""
+
+from __future__ import annotations
+
+from app.games.base import GameError
+from app.games.undercover import voting
+from app.games.undercover.checks import (
+    check_analysis,
+    check_secret,
+    clean_text,
+    is_private,
+    require_in_progress,
+    require_living,
+    require_stage,
+)
+from app.games.undercover.commands import Skip, Speak
+from app.games.undercover.state import MatchState, Player
+from app.games.undercover.step import Step
+
+
+def round_order(state: MatchState) -> list[int]:
+    """Living seats in seat order, starting at the first living seat at/after the first speaker."""
+    living = state.living_seats()
+    first = state.first_speaker_seat or 0
+    start = next((i for i, seat in enumerate(living) if seat >= first), 0)
+    return living[start:] + living[:start]
+
+
+def open_speak_phase(step: Step, round_index: int, order: list[int], *, pk: bool) -> None:
+    """Enter `speak_round_N` (or its PK) and give the floor to the first seat of `order`."""
+    state = step.state
+    state.round_index = round_index
+    state.phase = f"speak_round_{round_index}"
+    state.pk = pk
+    state.speaking_order = order
+    state.votes = {}
+    state.current_speaker_seat = order[0]
+    deadline = step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
+    step.emit("phase_started", "public", phase=state.phase, round_index=round_index,
+              deadline_ts=deadline, pk=pk, speaking_order=order)
+    _announce_turn(step)
+
+
+def speak(step: Step, cmd: Speak) -> None:
+    """The current speaker's public description, checked for their own word."""
+    player = _require_speaker(step.state, cmd.seat)
+    text = clean_text(cmd.text)
+    check_secret(player, text)
+    analysis = check_analysis(cmd.analysis)
+    state = step.state
+    public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
+    step.emit("speech_posted", "public", seat=cmd.seat, round=state.round_index, text=text,
+              pk=state.pk, **public)
+    if is_private(analysis):
+        step.emit("analysis_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat,
+                  round=state.round_index, action="speak", analysis=analysis)
+    advance(step)
+
+
+def skip(step: Step, cmd: Skip) -> None:
+    """The current speaker passes."""
+    _require_speaker(step.state, cmd.seat)
+    _record_skip(step, cmd.seat, "skipped")
+
+
+def on_warning(step: Step) -> None:
+    """Half the speaking time is gone: remind the speaker privately."""
+    state = step.state
+    seat = state.current_speaker_seat
+    assert seat is not None and state.deadline_at is not None
+    step.emit("turn_warning", f"private:seat:{seat}", seat=seat, round=state.round_index,
+              deadline_ts=state.deadline_ts)
+    step.arm("speak_expire", state.deadline_at)
+
+
+def on_expire(step: Step) -> None:
+    """The speaker ran out of time: an empty speech, and the floor moves on."""
+    seat = step.state.current_speaker_seat
+    assert seat is not None
+    _record_skip(step, seat, "timeout")
+
+
+def advance(step: Step) -> None:
+    """Give the floor to the next living seat in order, or open the vote."""
+    state = step.state
+    order = state.speaking_order
+    assert state.current_speaker_seat is not None
+    rest = order[order.index(state.current_speaker_seat) + 1:]
+    nxt = next((seat for seat in rest if state.players[seat].alive), None)
+    if nxt is None:
+        voting.open_vote_phase(step)
+        return
+    state.current_speaker_seat = nxt
+    step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
+    _announce_turn(step)
+
+
+def after_concede(step: Step, seat: int) -> None:
+    """A seat left during speaking: drop it from a PK, pass the floor if it held it."""
+    state = step.state
+    if state.pk and seat in state.pk_candidates:
+        state.pk_candidates.remove(seat)
+        if len(state.pk_candidates) < 2:
+            voting.end_pk_by_concession(step)
+            return
+    if state.current_speaker_seat == seat:
+        advance(step)
+
+
+def _record_skip(step: Step, seat: int, reason: str) -> None:
+    step.emit("speech_skipped", "public", seat=seat, round=step.state.round_index, reason=reason,
+              pk=step.state.pk)
+    advance(step)
+
+
+def _announce_turn(step: Step) -> None:
+    state = step.state
+    seat = state.current_speaker_seat
+    step.emit("your_turn_to_speak", f"private:seat:{seat}", seat=seat, round=state.round_index,
+              deadline_ts=state.deadline_ts, pk=state.pk)
+
+
+def _require_speaker(state: MatchState, seat: int) -> Player:
+    require_in_progress(state)
+    player = require_living(state, seat)
+    require_stage(state, "speak")
+    if state.current_speaker_seat != seat:
+        raise GameError("not_your_turn_to_speak", "another seat has the floor",
+                        current_speaker_seat=state.current_speaker_seat)
+    return player

@@ -1,0 +1,119 @@
+"""The state of one undercover match: plain pydantic data, stored as JSON in the match row.
+
+`phase` is `waiting`, `speak_round_N`, `vote_round_N`, `reveal_round_N`, `finished` or
+`aborted`; the spec's `dealing` is transient and never stored. `timer` is the next thing the
+scheduler must fire; its `token` comes from the monotonic `timer_tokens` counter, so a stale
+`Timeout` can never match a newer timer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.games.undercover.config import UndercoverConfig
+
+Role = Literal["civilian", "undercover", "blank"]
+Status = Literal["waiting", "in_progress", "finished", "aborted"]
+TimerKind = Literal["speak_warning", "speak_expire", "vote_warning", "vote_expire", "reveal_expire"]
+RevealKind = Literal["guess_word", "last_words"]
+
+
+class Player(BaseModel):
+    """One seat at the table."""
+
+    seat: int
+    name: str
+    display_name: str
+    role: Role | None = None
+    word: str | None = None
+    alive: bool = True
+    eliminated_in: str | None = None
+    revealed_role: Role | None = None
+    conceded: bool = False
+
+
+class WordPair(BaseModel):
+    """The two secret words: the civilians' and the undercovers'."""
+
+    civilian: str
+    undercover: str
+
+
+class Timer(BaseModel):
+    """The next deadline the scheduler must turn into a `Timeout(token)` command."""
+
+    due: float
+    kind: TimerKind
+    token: int
+
+
+class RevealAction(BaseModel):
+    """Something an eliminated seat may still do during `reveal_round_N`."""
+
+    seat: int
+    kind: RevealKind
+
+
+class MatchState(BaseModel):
+    """Everything the rules need to continue a match; JSON in, JSON out."""
+
+    seed: int
+    seq: int = 0
+    config: UndercoverConfig
+    status: Status = "waiting"
+    phase: str = "waiting"
+    round_index: int = 0
+    players: list[Player] = Field(default_factory=list)
+    wordpair: WordPair | None = None
+    first_speaker_seat: int | None = None
+    speaking_order: list[int] = Field(default_factory=list)
+    current_speaker_seat: int | None = None
+    votes: dict[int, int] = Field(default_factory=dict)
+    pk: bool = False
+    pk_candidates: list[int] = Field(default_factory=list)
+    noop_streak: int = 0
+    pending: list[RevealAction] = Field(default_factory=list)
+    deadline_at: float | None = None
+    deadline_ts: int | None = None
+    timer: Timer | None = None
+    timer_tokens: int = 0
+    result: dict[str, Any] | None = None
+    whisper_count: int = 0
+
+    @property
+    def stage(self) -> str:
+        """The phase without its round number: waiting, speak, vote, reveal, finished, aborted."""
+        return self.phase.split("_round_")[0]
+
+    def seat(self, seat: int) -> Player | None:
+        """The player in `seat`, or None when there is no such seat."""
+        if 0 <= seat < len(self.players):
+            return self.players[seat]
+        return None
+
+    def living_seats(self) -> list[int]:
+        """Seats still in the game, ascending."""
+        return [p.seat for p in self.players if p.alive]
+
+    def alive_with(self, role: Role) -> list[int]:
+        """Living seats holding `role`."""
+        return [p.seat for p in self.players if p.alive and p.role == role]
+
+    def seats_with(self, *roles: Role) -> list[int]:
+        """All seats (living or not) holding one of `roles`."""
+        return [p.seat for p in self.players if p.role in roles]
+
+
+def state_to_json(state: MatchState) -> dict[str, Any]:
+    """The state as a JSON-compatible dict, ready for a JSON column."""
+    return state.model_dump(mode="json")
+
+
+def state_from_json(data: dict[str, Any] | str | bytes) -> MatchState:
+    """Restore a state written by `state_to_json` (a dict, or its JSON text)."""
+    if isinstance(data, str | bytes):
+        data = json.loads(data)
+    return MatchState.model_validate(data)

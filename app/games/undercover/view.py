@@ -1,0 +1,91 @@
+"""Pure projections of a match for one viewer; the HTTP layer adds viewer_role and logs.
+
+`next_action` (spec §2.4.2) is extended with `last_words` and `guess_word` for a seat that
+has that pending reveal action; a waiting room answers `wait_for_next_phase`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.base import GameError
+from app.games.undercover import voting
+from app.games.undercover.state import MatchState
+
+ACTING = frozenset({"speak", "vote", "last_words", "guess_word"})
+
+
+def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
+    """The table; a living seat's role and word only with `god=True`."""
+    rows = []
+    for p in state.players:
+        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "display_name": p.display_name,
+                               "alive": p.alive}
+        if not p.alive:
+            row.update(eliminated_in=p.eliminated_in, revealed_role=p.revealed_role)
+        if god:
+            row.update(role=p.role, word=p.word)
+        rows.append(row)
+    return rows
+
+
+def you_view(state: MatchState, seat: int) -> dict[str, Any]:
+    """The `you` block of a player's snapshot."""
+    player = state.seat(seat)
+    if player is None:
+        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+    action = next_action(state, seat)
+    in_vote = state.stage == "vote"
+    return {
+        "seat": seat,
+        "alive": player.alive,
+        "role": player.role,
+        "word": player.word,
+        "your_turn": action in ACTING,
+        "next_action": action,
+        "has_voted_this_round": (seat in state.votes) if in_vote else None,
+    }
+
+
+def next_action(state: MatchState, seat: int) -> str:
+    """What `seat` should do now (spec §2.4.2, plus last_words / guess_word)."""
+    if state.status in ("finished", "aborted"):
+        return "none"
+    if state.status == "waiting":
+        return "wait_for_next_phase"
+    pending = [a.kind for a in state.pending if a.seat == seat]
+    if pending:
+        return "guess_word" if "guess_word" in pending else "last_words"
+    if not state.players[seat].alive:
+        return "eliminated"
+    if state.stage == "speak":
+        return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
+    if state.stage == "vote":
+        can_vote = seat in voting.voters(state) and seat not in state.votes
+        return "vote" if can_vote else "wait_for_vote_resolution"
+    return "wait_for_next_phase"
+
+
+def public_fields(state: MatchState) -> dict[str, Any]:
+    """Snapshot fields every viewer sees."""
+    return {
+        "current_speaker_seat": state.current_speaker_seat,
+        "deadline_ts": state.deadline_ts,
+        "round_index": state.round_index,
+        "alive_count": len(state.living_seats()),
+        "pk_candidates": list(state.pk_candidates),
+        "result": state.result,
+    }
+
+
+def role_set(state: MatchState, seat: int) -> frozenset[str]:
+    """The roles `seat` holds, for `private:role:R` visibility (empty before the deal)."""
+    player = state.seat(seat)
+    if player is None or player.role is None:
+        return frozenset()
+    return frozenset({player.role})
+
+
+def wordpair(state: MatchState) -> dict[str, str] | None:
+    """The secret pair (for god views and the end), or None before the deal."""
+    return state.wordpair.model_dump() if state.wordpair else None

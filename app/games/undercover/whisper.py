@@ -1,0 +1,30 @@
+"""Whispers between undercovers (spec §2.3.1), only with `allow_whisper`.
+
+Only an undercover may whisper, and only to another living undercover. Civilians and blanks
+always get `whisper_target_not_fellow`, whatever the target, so the error is no oracle for
+anyone's role. The text reaches `private:role:undercover`; the public only sees a count.
+"""
+
+from __future__ import annotations
+
+from app.games.base import GameError
+from app.games.undercover.checks import clean_text, require_in_progress, require_living
+from app.games.undercover.commands import Whisper
+from app.games.undercover.step import Step
+
+
+def whisper(step: Step, cmd: Whisper) -> None:
+    """Deliver a whisper to the undercovers and count it in public."""
+    state = step.state
+    require_in_progress(state, waiting_code="match_not_in_progress")
+    if not state.config.allow_whisper:
+        raise GameError("whisper_not_enabled", "whispers are off in this match")
+    sender = require_living(state, cmd.seat)
+    text = clean_text(cmd.text)
+    fellows = [s for s in state.alive_with("undercover") if s != cmd.seat]
+    if sender.role != "undercover" or cmd.target_seat not in fellows:
+        raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow")
+    state.whisper_count += 1
+    step.emit("whisper_received", "private:role:undercover", from_seat=cmd.seat,
+              to_seat=cmd.target_seat, text=text)
+    step.emit("whisper_sent", "public", count=state.whisper_count)

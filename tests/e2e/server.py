@@ -1,0 +1,57 @@
+"""Run the real server (uvicorn in a subprocess) for end-to-end tests and benchmarks."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+class Server:
+    """`python -m app` on a free port against `database_url`; `kill()` is a real SIGKILL."""
+
+    def __init__(self, database_url: str, port: int | None = None, **env: str) -> None:
+        self.port = port or free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(self.port),
+                    "WODI_PUBLIC_BASE_URL": self.base_url, "WODI_RATE_LIMIT_ENABLED": "false",
+                    "WODI_LOG_LEVEL": "WARNING", **env}
+        self.process: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> Server:
+        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env)  # noqa: S603
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
+                    return self
+            except httpx.TransportError:
+                time.sleep(0.1)
+        raise RuntimeError("server did not start")
+
+    def kill(self) -> None:
+        assert self.process is not None
+        self.process.send_signal(signal.SIGKILL)
+        self.process.wait(10)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()

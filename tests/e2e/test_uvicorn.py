@@ -1,0 +1,68 @@
+"""The real server in a subprocess: a complete game over TCP, and a `kill -9` in the middle of a speak turn."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+
+from tests.api.table import Table
+from tests.conftest import _wipe
+from tests.e2e.server import Server
+
+
+@pytest.fixture
+async def wiped(database_url: str) -> AsyncIterator[None]:
+    yield
+    await _wipe(database_url)
+
+
+async def test_complete_game_over_real_http(database_url: str, wiped: None) -> None:
+    server = Server(database_url).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+            table = Table(client, 6, n_undercover=2)
+            await table.open()
+            final = await table.play()
+            assert final["status"] == "finished"
+            assert final["invite_url"] == f"{server.base_url}/match/{table.match_id}"
+            log = await table.events(None)
+            assert [e["seq"] for e in log] == list(range(1, final["events_total"] + 1))
+    finally:
+        server.stop()
+
+
+async def test_restart_during_speak_turn(database_url: str, wiped: None) -> None:
+    server = Server(database_url).start()
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+        table = Table(client, 4, speak_timeout=3, vote_timeout=3, last_words=False)
+        await table.open()
+        snap = await table.snap(0)
+        speaker = snap["current_speaker_seat"]
+        await table.act(speaker, {"type": "speak", "text": "先说一句吧"})
+        turn = await table.snap(0)
+        stuck = turn["current_speaker_seat"]
+        deadline = turn["deadline_ts"]
+    server.kill()
+    await asyncio.sleep(max(0.0, deadline - time.time()) + 0.5)
+    server = Server(database_url, port=server.port).start()
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
+            table.client = client
+            after = await table.snap(None, wait=10, wait_for="any_change")
+            log = await table.events(None)
+            skipped = [e for e in log if e["type"] == "speech_skipped"]
+            assert skipped and skipped[0]["seat"] == stuck and skipped[0]["reason"] == "timeout"
+            assert after["current_speaker_seat"] != stuck or after["phase"] != turn["phase"]
+            final = await table.play()
+            assert final["status"] == "finished"
+            log = await table.events(None)
+            seqs = [e["seq"] for e in log]
+            assert seqs == list(range(1, len(seqs) + 1)), "no gap and no duplicate"
+            assert len([e for e in log if e["type"] == "speech_skipped" and e["seat"] == stuck
+                        and e["round"] == skipped[0]["round"]]) == 1
+    finally:
+        server.stop()

@@ -1,0 +1,87 @@
+"""Golden transcripts: each scripted scenario must reproduce its committed event log byte for byte.
+
+Regenerate after an intended rule change with `WODI_REGEN_GOLDEN=1`, then review the diff.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from .scenarios import GOLDEN, SCENARIOS, dumps, replay
+
+REGEN = os.environ.get("WODI_REGEN_GOLDEN") == "1"
+
+
+def types(transcript: dict[str, Any]) -> list[str]:
+    return [e["type"] for e in transcript["events"]]
+
+
+def resolved(transcript: dict[str, Any]) -> list[dict[str, Any]]:
+    return [e for e in transcript["events"] if e["type"] == "round_resolved"]
+
+
+def errors(transcript: dict[str, Any]) -> list[str]:
+    return [c["error"] for c in transcript["commands"] if "error" in c]
+
+
+def reason(transcript: dict[str, Any]) -> str | None:
+    return (transcript["result"] or {}).get("reason")
+
+
+def timing(transcript: dict[str, Any]) -> list[str]:
+    return [x for x in types(transcript) if x in ("turn_warning", "speech_skipped", "vote_warning",
+                                                  "vote_abstained")]
+
+
+EXPECT: dict[str, Callable[[dict[str, Any]], bool]] = {
+    "civilian_win": lambda t: reason(t) == "all_undercovers_eliminated" and "last_words_posted" in types(t),
+    "undercover_majority": lambda t: reason(t) == "undercover_majority",
+    "max_rounds": lambda t: reason(t) == "max_rounds_reached" and len(resolved(t)) == 2,
+    "tie_random": lambda t: resolved(t)[0]["tie_break_applied"] == "random",
+    "revote_pk_random": lambda t: (types(t).count("vote_tied") == 1 and len(resolved(t)) == 1
+                                   and resolved(t)[0]["tie_break_applied"] == "random"),
+    "noop_twice_random": lambda t: [r["tie_break_applied"] for r in resolved(t)] == ["noop", "random"],
+    "speaker_concedes": lambda t: "player_conceded" in types(t) and reason(t) == "all_undercovers_eliminated",
+    "speak_timeout": lambda t: timing(t) == ["turn_warning", "speech_skipped"],
+    "vote_timeout": lambda t: timing(t) == ["vote_warning", "vote_abstained"] and len(resolved(t)) == 1,
+    "last_words": lambda t: "last_words_posted" in types(t) and errors(t) == ["speech_contains_secret_word"],
+    "blank_guesses_right": lambda t: reason(t) == "blank_guessed_word",
+    "blank_guesses_wrong": lambda t: (t["result"] is None and "word_guessed" in types(t)
+                                      and "last_words_posted" in types(t)),
+    "whisper_on": lambda t: (types(t).count("whisper_received") == 2
+                             and errors(t) == ["whisper_target_not_fellow"]),
+    "whisper_off": lambda t: errors(t) == ["whisper_not_enabled"] and "whisper_sent" not in types(t),
+}
+
+
+def test_every_scenario_has_an_expectation() -> None:
+    assert set(EXPECT) == set(SCENARIOS)
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_golden_transcript(name: str) -> None:
+    transcript = SCENARIOS[name]().transcript(name)
+    assert EXPECT[name](transcript), name
+    text = dumps(transcript)
+    path = GOLDEN / f"{name}.json"
+    if REGEN:
+        path.write_text(text, encoding="utf-8")
+    assert path.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_transcript_replays_from_the_file_alone(name: str) -> None:
+    transcript = json.loads((GOLDEN / f"{name}.json").read_text(encoding="utf-8"))
+    assert replay(transcript) == transcript["events"]
+
+
+@pytest.mark.parametrize("name", sorted(SCENARIOS))
+def test_deterministic(name: str) -> None:
+    first = json.dumps(SCENARIOS[name]().events, sort_keys=True, ensure_ascii=False)
+    second = json.dumps(SCENARIOS[name]().events, sort_keys=True, ensure_ascii=False)
+    assert first == second
