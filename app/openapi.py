@@ -15,7 +15,7 @@ PATH = Path(__file__).resolve().parents[1] / "openapi.json"
 
 def schema() -> dict[str, Any]:
     """The schema as served, independent of the local environment's settings."""
-    return create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")).openapi()
+    return create_app(Settings(database_url="sqlite+aiosqlite:///./never-opened.db")).openapi()
 
 
 def render() -> str:

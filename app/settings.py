@@ -23,7 +23,7 @@ class Settings(BaseSettings):
     secret_key: str = DEV_SECRET
     official_bot_key: str = DEV_BOT_KEY
     longpoll_max_wait: float = Field(30.0, ge=0, le=30)
-    db_pool_size: int = Field(10, ge=1)
+    db_pool_size: int = Field(20, ge=1)
     rate_limit_enabled: bool = True
     rate_limit_writes_per_minute: int = Field(240, ge=1)
     rate_limit_registrations_per_hour: int = Field(60, ge=1)

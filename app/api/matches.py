@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
+from fastapi.responses import JSONResponse
 
 from app.api.deps import AuthorizationHeader, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip
 from app.api.errors import responses
@@ -131,21 +132,22 @@ async def abort(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
     return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
 
 
-@router.get("/{match_id}", response_model=Snapshot, response_model_exclude_unset=True,
+@router.get("/{match_id}", response_model=Snapshot,
             summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
 async def get_match(match_id: str, runtime: RuntimeDep, wait: Wait = 0,
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
-                    authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+                    authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> JSONResponse:
+    # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
     caller = await _caller(runtime, authorization, play_token)
-    return await reads.read_snapshot(runtime, match_id, caller, wait, wait_for)
+    return JSONResponse(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for))
 
 
 @router.get("/{match_id}/events", response_model=EventsPage, summary="Events after `since` (long-poll with wait)",
             responses=responses(*READ_ERRORS))
 async def get_events(match_id: str, runtime: RuntimeDep, since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
-                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> JSONResponse:
     caller = await _caller(runtime, authorization, play_token)
-    return await reads.read_events(runtime, match_id, caller, since, wait)
+    return JSONResponse(await reads.read_events(runtime, match_id, caller, since, wait))
 
 
 @router.get("", response_model=MatchList, summary="List matches")

@@ -22,13 +22,23 @@ async def get(session: AsyncSession, match_id: str, *, lock: bool = False) -> Ma
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def version_of(session: AsyncSession, match_id: str) -> int | None:
+    """Just the row's version: enough to tell whether a cached copy is current."""
+    return (await session.execute(select(Match.version).where(Match.match_id == match_id))).scalar_one_or_none()
+
+
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
     rows = await session.execute(select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat))
     return list(rows.scalars())
 
 
-async def events_after(session: AsyncSession, match_id: str, after_seq: int) -> list[dict[str, Any]]:
-    query = select(Event.body).where(Event.match_id == match_id, Event.seq > after_seq).order_by(Event.seq)
+async def events_after(session: AsyncSession, match_id: str, after_seq: int, upto_seq: int) -> list[dict[str, Any]]:
+    """Events `after_seq < seq <= upto_seq`: bounded by the match row read, so state and log agree."""
+    query = (
+        select(Event.body)
+        .where(Event.match_id == match_id, Event.seq > after_seq, Event.seq <= upto_seq)
+        .order_by(Event.seq)
+    )
     return [dict(body) for body in (await session.execute(query)).scalars()]
 
 

@@ -1,7 +1,8 @@
-"""Per-process cache of hot matches, checked against the row's `version` on every read.
+"""Per-process cache of hot matches, checked against the row's `version`.
 
 The log is append-only, so a stale entry is refreshed by reading only the events after the last cached
-seq; the state JSON is parsed once per version, not once per request.
+seq; the state JSON is parsed once per version, not once per request. Commands of this process write
+through (`committed`), so the long-polls they wake need no database read at all.
 """
 
 from __future__ import annotations
@@ -27,10 +28,6 @@ class CachedMatch:
     row: dict[str, Any]
     seats: list[dict[str, Any]]
     events: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def last_seq(self) -> int:
-        return self.events[-1]["seq"] if self.events else 0
 
 
 def _row(match: Match) -> dict[str, Any]:
@@ -63,17 +60,43 @@ class MatchCache:
             return entry
         state = game.state_from_json(match.state)
         events = entry.events if entry else []
-        events = events + await repo.events_after(session, match.match_id, events[-1]["seq"] if events else 0)
+        after = events[-1]["seq"] if events else 0
+        events = events + await repo.events_after(session, match.match_id, after, match.events_total)
         if entry is not None and entry.row["seats_taken"] == match.seats_taken:
             seats = entry.seats
         else:
             seats = await self._seats(session, match.match_id)
-        fresh = CachedMatch(match.match_id, match.version, game, state, _row(match), seats, events)
-        self._entries[match.match_id] = fresh
-        self._entries.move_to_end(match.match_id)
+        return self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, events))
+
+    def at_version(self, match_id: str, version: int) -> CachedMatch | None:
+        entry = self._entries.get(match_id)
+        return entry if entry is not None and entry.version == version else None
+
+    def fresh(self, match_id: str, seq: int) -> CachedMatch | None:
+        """The cached match if it already holds event `seq` (a long-poll woken for `seq` needs nothing more)."""
+        entry = self._entries.get(match_id)
+        return entry if entry is not None and entry.row["events_total"] >= seq else None
+
+    def committed(self, match: Match, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
+        """Write-through after a commit of this process: extend the entry, or drop it if it is not the parent."""
+        entry = self._entries.get(match.match_id)
+        if entry is None:
+            return
+        if entry.version != match.version - 1 or entry.row["seats_taken"] != match.seats_taken:
+            del self._entries[match.match_id]
+            return
+        self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), entry.seats,
+                              entry.events + events))
+
+    def _put(self, entry: CachedMatch) -> CachedMatch:
+        current = self._entries.get(entry.match_id)
+        if current is not None and current.version > entry.version:
+            return current
+        self._entries[entry.match_id] = entry
+        self._entries.move_to_end(entry.match_id)
         while len(self._entries) > self.capacity:
             self._entries.popitem(last=False)
-        return fresh
+        return entry
 
     async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
         rows = await repo.seats(session, match_id)

@@ -24,6 +24,10 @@ WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "
 async def load(runtime: Runtime, match_id: str) -> CachedMatch:
     """The match as of now, from the per-process cache (refreshed by version)."""
     async with runtime.db.reader() as session:
+        version = await repo.version_of(session, match_id)
+        cached = runtime.cache.at_version(match_id, version) if version is not None else None
+        if cached is not None:
+            return cached
         match = await repo.get(session, match_id)
         if match is None:
             raise ApiError("match_not_found", f"no match {match_id!r}")
@@ -61,12 +65,14 @@ async def _poll(runtime: Runtime, match_id: str, wait: float,
                 ready: Callable[[CachedMatch], bool]) -> CachedMatch:
     """Re-read until `ready` holds, the match ends, or `wait` runs out; sleeps on the notifier only."""
     deadline = time.monotonic() + min(max(wait, 0.0), runtime.settings.longpoll_max_wait)
+    cached = await load(runtime, match_id)
     while True:
-        cached = await load(runtime, match_id)
         left = deadline - time.monotonic()
         if ready(cached) or cached.row["status"] in TERMINAL or left <= 0:
             return cached
-        await runtime.notifier.wait(match_id, cached.row["events_total"], left)
+        seq = await runtime.notifier.wait(match_id, cached.row["events_total"], left)
+        if seq > cached.row["events_total"]:
+            cached = runtime.cache.fresh(match_id, seq) or await load(runtime, match_id)
 
 
 async def read_snapshot(runtime: Runtime, match_id: str, caller: Caller, wait: float = 0,

@@ -54,11 +54,16 @@ def _game(name: str) -> Game:
 
 def _store(session: AsyncSession, match: Match, game: Game, state: Any, events: list[dict[str, Any]],
            now: float) -> bool:
-    """Write the new state and append the events; True when this command ended the match."""
+    """Write the new state and append the (stamped) events; True when this command ended the match."""
     was_live = match.status not in TERMINAL
     _update_row(match, game, state, events[-1]["seq"], now)
-    repo.add_events(session, match.match_id, [{**e, "ts": _iso(e["ts"])} for e in events], match.updated_at)
+    repo.add_events(session, match.match_id, events, match.updated_at)
     return was_live and match.status in TERMINAL
+
+
+def _stamped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rules' events with `ts` as ISO-8601 UTC, as stored and served."""
+    return [{**e, "ts": _iso(e["ts"])} for e in events]
 
 
 def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float) -> None:
@@ -78,7 +83,9 @@ def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float)
 
 
 async def _published(runtime: Runtime, applied: Applied) -> Applied:
+    """After commit: write through to this process's cache, wake long-polls, tell the scheduler."""
     if applied.events:
+        runtime.cache.committed(applied.match, applied.game, applied.state, applied.events)
         await runtime.notifier.publish(applied.match.match_id, applied.events[-1]["seq"])
         runtime.scheduler.poke(applied.match.timer_due)
     return applied
@@ -108,9 +115,9 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
         session.add(match)
         await session.flush()  # no ORM relationships, so the match row must exist before its seats and events
         session.add(_seat(match.match_id, 0, agent, outcome.state, token, seat_meta))
-        repo.add_events(session, match.match_id, [{**e, "ts": _iso(e["ts"])} for e in outcome.events],
-                        match.updated_at)
-        applied = Applied(match, game, outcome.state, 0, outcome.events)
+        events = _stamped(outcome.events)
+        repo.add_events(session, match.match_id, events, match.updated_at)
+        applied = Applied(match, game, outcome.state, 0, events)
     return await _published(runtime, applied), token
 
 
@@ -144,8 +151,9 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
         seat.display_name = display
         session.add(seat)
         match.seats_taken = len(seats) + 1
-        _store(session, match, game, outcome.state, outcome.events, now)
-        applied = Applied(match, game, outcome.state, seat.seat, outcome.events)
+        events = _stamped(outcome.events)
+        _store(session, match, game, outcome.state, events, now)
+        applied = Applied(match, game, outcome.state, seat.seat, events)
     return await _published(runtime, applied), token
 
 
@@ -164,9 +172,10 @@ async def _seated_command(runtime: Runtime, match_id: str, caller: Caller,
         match, game, state = await _locked_match(session, match_id)
         seat = seat_of(await repo.seats(session, match_id), caller)
         outcome = game.apply(state, build(game, match, seat), now=now)
-        if outcome.events and _store(session, match, game, outcome.state, outcome.events, now):
+        events = _stamped(outcome.events)
+        if events and _store(session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
-        applied = Applied(match, game, outcome.state, seat.seat, outcome.events)
+        applied = Applied(match, game, outcome.state, seat.seat, events)
     return await _published(runtime, applied)
 
 
@@ -199,9 +208,10 @@ async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
             return False
         game = _game(match.game)
         outcome = game.apply(game.state_from_json(match.state), game.timeout(token), now=now)
-        if outcome.events and _store(session, match, game, outcome.state, outcome.events, now):
+        events = _stamped(outcome.events)
+        if events and _store(session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
-        applied = Applied(match, game, outcome.state, None, outcome.events)
+        applied = Applied(match, game, outcome.state, None, events)
     await _published(runtime, applied)
     return bool(applied.events)
 
@@ -214,8 +224,9 @@ async def janitor_abort(runtime: Runtime, match_id: str) -> bool:
         if match.status != "waiting":
             return False
         outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
-        if _store(session, match, game, outcome.state, outcome.events, now):
+        events = _stamped(outcome.events)
+        if _store(session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
-        applied = Applied(match, game, outcome.state, None, outcome.events)
+        applied = Applied(match, game, outcome.state, None, events)
     await _published(runtime, applied)
     return True

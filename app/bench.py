@@ -1,0 +1,185 @@
+"""Benchmark: T tables of 6 agents play real games over HTTP, every agent long-polling, votes simultaneous.
+
+    python -m app.bench --tables 10                 # starts its own server on a fresh SQLite file
+    python -m app.bench --tables 10 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_bench
+    python -m app.bench --tables 10 --base-url http://127.0.0.1:8000   # an already running server
+
+Prints games/s, actions/s, p50/p99 action latency, p50/p99 turn hand-off (from an action's response to the
+next actor's long-poll return) and errors, then one summary line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+
+CLUES = ["这个东西很常见", "我觉得大家都用过", "和生活有关", "颜色不好说", "有时候在外面能看到", "挺实用的"]
+
+
+@dataclass
+class Figures:
+    actions: int = 0
+    games: int = 0
+    errors: list[str] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)
+    handoffs: list[float] = field(default_factory=list)
+    last_action: dict[str, float] = field(default_factory=dict)
+    elapsed: float = 0.0
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+async def register(client: httpx.AsyncClient, name: str) -> str:
+    response = await client.post("/api/agents", json={"name": name})
+    response.raise_for_status()
+    return str(response.json()["api_key"])
+
+
+def choose(snap: dict[str, Any], seat: int, rnd: int) -> dict[str, Any] | None:
+    you = snap["you"]
+    action = you["next_action"]
+    if action == "speak":
+        text = next((c for c in CLUES[rnd % len(CLUES):] + CLUES if not you["word"] or you["word"] not in c), "嗯")
+        return {"type": "speak", "text": f"{text}（{rnd}）"}
+    if action == "vote":
+        pool = [s for s in snap.get("pk_candidates") or [] if s != seat] or [
+            p["seat"] for p in snap["players"] if p["alive"] and p["seat"] != seat]
+        return {"type": "vote", "target_seat": pool[(seat + rnd) % len(pool)]}
+    if action == "last_words":
+        return {"type": "last_words", "text": "祝大家好运"}
+    if action == "guess_word":
+        return {"type": "guess_word", "word": "不知道"}
+    return None
+
+
+async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, figures: Figures) -> None:
+    headers = {"Authorization": f"Bearer {key}"}
+    url = f"/api/matches/{match_id}"
+    rnd = 0
+    while True:
+        polled_at = time.perf_counter()
+        response = await client.get(url, params={"wait": 30, "wait_for": "your_turn"}, headers=headers)
+        returned = time.perf_counter()
+        if response.status_code != 200:
+            figures.errors.append(f"GET {response.status_code} {response.text[:120]}")
+            return
+        snap = response.json()
+        if snap["status"] != "in_progress":
+            return
+        body = choose(snap, seat, rnd)
+        if body is None:
+            continue
+        previous = figures.last_action.get(match_id)
+        if previous is not None and previous >= polled_at - 30:
+            figures.handoffs.append(max(0.0, returned - previous))
+        rnd += 1
+        start = time.perf_counter()
+        acted = await client.post(f"{url}/action", json=body, headers=headers)
+        done = time.perf_counter()
+        figures.latencies.append(done - start)
+        figures.actions += 1
+        figures.last_action[match_id] = done
+        if acted.status_code != 200:
+            figures.errors.append(f"{body['type']} {acted.status_code} {acted.text[:160]}")
+
+
+async def table(client: httpx.AsyncClient, index: int, run_id: str, figures: Figures) -> None:
+    keys = [await register(client, f"bench-{run_id}-{index}-{seat}") for seat in range(6)]
+    created = await client.post("/api/matches", headers={"Authorization": f"Bearer {keys[0]}"},
+                                json={"config": {"n_players": 6, "n_undercover": 1, "last_words": True}})
+    created.raise_for_status()
+    match_id = created.json()["match_id"]
+    for key in keys[1:]:
+        (await client.post(f"/api/matches/{match_id}/join", json={},
+                           headers={"Authorization": f"Bearer {key}"})).raise_for_status()
+    await asyncio.gather(*(agent(client, key, match_id, seat, figures) for seat, key in enumerate(keys)))
+    figures.games += 1
+
+
+async def run(base_url: str, tables: int, rounds: int) -> Figures:
+    figures = Figures()
+    limits = httpx.Limits(max_connections=tables * 6 + 10, max_keepalive_connections=tables * 6 + 10)
+    async with httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits) as client:
+        run_id = f"{int(time.time()) % 100000}"
+        started = time.perf_counter()
+        for r in range(rounds):
+            await asyncio.gather(*(table(client, i, f"{run_id}r{r}", figures) for i in range(tables)))
+            print(f"  batch {r + 1}/{rounds}: {figures.games} games, {figures.actions} actions", file=sys.stderr)
+        figures.elapsed = time.perf_counter() - started
+    return figures
+
+
+def report(figures: Figures, label: str, tables: int) -> str:
+    """The figures, one per line, then one SUMMARY line."""
+    rate = figures.games / figures.elapsed, figures.actions / figures.elapsed
+    act = [percentile(figures.latencies, q) * 1000 for q in (0.5, 0.99)]
+    hand = [percentile(figures.handoffs, q) * 1000 for q in (0.5, 0.99)]
+    lines = [
+        f"tables={tables} games={figures.games} actions={figures.actions} elapsed={figures.elapsed:.1f}s",
+        f"games/s={rate[0]:.2f} actions/s={rate[1]:.1f}",
+        f"action latency p50={act[0]:.1f}ms p99={act[1]:.1f}ms",
+        f"hand-off p50={hand[0]:.1f}ms p99={hand[1]:.1f}ms (n={len(figures.handoffs)})",
+        f"errors={len(figures.errors)}",
+        *(f"  error: {error}" for error in figures.errors[:5]),
+        f"SUMMARY {label} T={tables}: {rate[0]:.2f} games/s, {rate[1]:.1f} actions/s, action p50/p99 "
+        f"{act[0]:.1f}/{act[1]:.1f} ms, hand-off p50/p99 {hand[0]:.1f}/{hand[1]:.1f} ms, errors {len(figures.errors)}",
+    ]
+    return "\n".join(lines)
+
+
+def spawn(database_url: str, port: int) -> subprocess.Popen[bytes]:
+    env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
+           "WODI_RATE_LIMIT_ENABLED": "false", "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,  # noqa: S603
+                   capture_output=True)
+    process = subprocess.Popen([sys.executable, "-m", "app"], env=env)  # noqa: S603
+    for _ in range(100):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("server did not start")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--batches", type=int, default=1, help="play this many games per table, one after another")
+    parser.add_argument("--base-url", default=None)
+    parser.add_argument("--database", default=None, help="database URL for a spawned server (default: temp SQLite)")
+    parser.add_argument("--port", type=int, default=8791)
+    args = parser.parse_args()
+    process = None
+    label = args.base_url or "spawned"
+    if args.base_url is None:
+        database = args.database or f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
+        label = database.split(":", 1)[0]
+        process = spawn(database, args.port)
+        args.base_url = f"http://127.0.0.1:{args.port}"
+    try:
+        figures = asyncio.run(run(args.base_url, args.tables, args.batches))
+    finally:
+        if process is not None:
+            process.terminate()
+            process.wait(10)
+    print(report(figures, label, args.tables))
+
+
+if __name__ == "__main__":
+    main()
