@@ -1,4 +1,4 @@
-"""谁是卧底 (Who is the Undercover): the pure rules engine. See RULES.md for the rules.
+"""谁是卧底 (Who is the Undercover): the pure rules engine. The rules are written out in the README (section "Rules").
 
 The protocol layer reaches it through `game.UndercoverGame` (registered by `app.services.games`).
 """
