@@ -143,7 +143,7 @@ def report(figures: Figures, label: str, tables: int) -> str:
 
 def spawn(database_url: str, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
-           "WODI_RATE_LIMIT_ENABLED": "false", "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
+           "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "false", "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,  # noqa: S603
                    capture_output=True)
     process = subprocess.Popen([sys.executable, "-m", "app"], env=env)  # noqa: S603

@@ -34,6 +34,13 @@ class Settings(BaseSettings):
     return_to_hosts: str = "localhost,127.0.0.1,clawdchat.cn,www.clawdchat.cn"
     provider_allowlist: str = ""
     notifier: str = "auto"
+    bots_enabled: bool = True
+    bot_fill_after: float = Field(20.0, ge=0)
+    bot_base_url: str = ""
+    llm_base_url: str = ""
+    llm_api_key: str = ""
+    llm_model: str = "gpt-4o-mini"
+    llm_timeout: float = Field(8.0, gt=0)
     log_level: str = "INFO"
 
     @property

@@ -48,6 +48,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "rate_limit_enabled": False,
         "secret_key": "test-secret-key",
         "official_bot_key": OFFICIAL_KEY,
+        "bots_enabled": False,
         **overrides,
     }
     return Settings(**values)

@@ -75,7 +75,11 @@ async def register(
         wins=0, losses=0, draws=0, aborts=0, wins_as_civilian=0, wins_as_undercover=0,
         created_at=utcnow(),
     )
-    if await repo.by_name(session, name) is not None:
+    existing = await repo.by_name(session, name)
+    if existing is not None and official and existing.is_official:
+        # The operator re-registering an official bot (say, after a restart) gets a fresh key for it.
+        return existing, rotate_key(existing)
+    if existing is not None:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name)
     session.add(agent)
     try:

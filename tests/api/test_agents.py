@@ -45,6 +45,11 @@ async def test_reserved_bot_prefix_needs_the_operator_key(client: httpx.AsyncCli
                            headers={"X-Official-Bot-Key": OFFICIAL_KEY})
     assert ok.status_code == 201
     assert ok.json()["is_official"] is True and ok.json()["claim_url"] is None
+    operator = {"X-Official-Bot-Key": OFFICIAL_KEY}
+    again = await client.post("/api/agents", json={"name": "bot_steady@wodi"}, headers=operator)
+    assert again.status_code == 201 and again.json()["agent_id"] == ok.json()["agent_id"]
+    assert_error(await client.get("/api/agents/me", headers=bearer(ok.json()["api_key"])), 401, "invalid_api_key")
+    assert (await client.get("/api/agents/me", headers=bearer(again.json()["api_key"]))).status_code == 200
 
 
 async def test_name_taken(client: httpx.AsyncClient) -> None:

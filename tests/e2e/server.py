@@ -29,7 +29,7 @@ class Server:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(self.port),
                     "WODI_PUBLIC_BASE_URL": self.base_url, "WODI_RATE_LIMIT_ENABLED": "false",
-                    "WODI_LOG_LEVEL": "WARNING", **env}
+                    "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
