@@ -7,8 +7,9 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
+from fastapi.staticfiles import StaticFiles
 
-from app.api import agents, errors, health, matches, openapi_schema
+from app.api import account_pages, agents, errors, health, matches, openapi_schema, owners, pages
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
 from app.settings import Settings, get_settings
@@ -38,8 +39,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, matches):
+    for module in (health, agents, owners, matches, account_pages, pages):
         app.include_router(module.router)
+    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
     return app
 
 

@@ -11,6 +11,7 @@ from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
 from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
+from app.services.sessions import SessionSigner
 from app.settings import Settings
 
 
@@ -22,6 +23,7 @@ class Runtime:
         self.clock = clock
         self.db = Database(settings.database_url, settings.db_pool_size)
         self.limiter = RateLimiter(settings.rate_limit_enabled)
+        self.sessions = SessionSigner(settings)
         self.cache = MatchCache()
         self.notifier: Notifier = MemoryNotifier()
         self.scheduler = Scheduler(self)

@@ -127,9 +127,9 @@ def parse_guide(text: str) -> list[Block]:
             before = next(lines[j] for j in range(i - 1, -1, -1) if lines[j].strip())
             expect = EXPECT.match(before.strip())
             assert expect, f"line {i + 1}: a bash block needs `<!-- expect: STATUS [code] -->` right above it"
-            blocks.append(Block(line=i + 1, source="\n".join(lines[i + 1:end]), status=int(expect["status"]),
-                                code=expect["code"], curl=parse_curl("\n".join(lines[i + 1:end])),
-                                example=_example_after(lines, end)))
+            source = "\n".join(lines[i + 1:end])
+            blocks.append(Block(line=i + 1, source=source, status=int(expect["status"]), code=expect["code"],
+                                curl=parse_curl(source), example=_example_after(lines, end)))
         i = end + 1
     return blocks
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from fastapi import Depends, Header, Request
+from fastapi import Cookie, Depends, Header, Request
 
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
+from app.services.sessions import COOKIE, check_same_origin
 
 
 def get_runtime(request: Request) -> Runtime:
@@ -66,3 +67,20 @@ ProviderDep = Annotated[Provider, Depends(get_provider)]
 
 def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
+
+
+def get_owner_id(
+    runtime: RuntimeDep,
+    cookie: Annotated[str | None, Cookie(alias=COOKIE, description="owner session (browsers)")] = None,
+) -> str | None:
+    """The logged-in owner, or None; a forged or expired cookie simply means "not logged in"."""
+    return runtime.sessions.owner_id(cookie)
+
+
+OwnerIdDep = Annotated[str | None, Depends(get_owner_id)]
+
+
+def require_same_origin(request: Request, runtime: Runtime) -> None:
+    """CSRF defence for cookie-authorised POSTs: Origin (or Referer) must be this site."""
+    own = {runtime.settings.base_url, f"{request.url.scheme}://{request.url.netloc}"}
+    check_same_origin(request.headers.get("origin"), request.headers.get("referer"), own)

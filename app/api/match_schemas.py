@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 
 class _Open(BaseModel):
@@ -36,10 +36,11 @@ class ActionRequest(BaseModel):
 
     model_config = ConfigDict(extra="ignore")
     type: Literal["speak", "vote", "skip", "whisper", "last_words", "guess_word"]
-    text: str | None = Field(default=None, description="speak / whisper / last_words: at most 500 characters")
-    target_seat: int | None = Field(default=None, description="vote / whisper")
-    comment: str | None = Field(default=None, max_length=500, description="vote: public reason")
-    word: str | None = Field(default=None, max_length=64, description="guess_word: the civilians' word")
+    text: str | None = Field(default=None, description="speak / whisper / last_words: at most 500 characters "
+                             "(longer → 422 `text_too_long`)")
+    target_seat: StrictInt | None = Field(default=None, description="vote / whisper")
+    comment: str | None = Field(default=None, description="vote: public reason, same rules as a speech")
+    word: str | None = Field(default=None, description="guess_word: the civilians' word")
     analysis: dict[str, Any] | None = Field(default=None, description="optional, at most 4 KB of JSON")
 
 

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import JSONResponse
 
-from app.api.deps import AuthorizationHeader, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip
+from app.api.deps import AuthorizationHeader, OwnerIdDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip
 from app.api.errors import responses
 from app.api.match_schemas import (
     Aborted,
@@ -21,6 +21,7 @@ from app.api.match_schemas import (
     MatchList,
     Snapshot,
 )
+from app.db import owners as owners_repo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
@@ -39,14 +40,21 @@ READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
 
-async def _caller(runtime: Runtime, authorization: str | None, play_token: str | None) -> Caller:
+async def _caller(runtime: Runtime, authorization: str | None, play_token: str | None,
+                  owner_id: str | None = None) -> Caller:
     async with runtime.db.reader() as session:
         agent = await agent_service.authenticate(session, authorization)
-    return Caller(agent=agent, play_token=play_token if agent is None else None)
+        owned = await owners_repo.agent_ids_of(session, owner_id) if owner_id else frozenset()
+    return Caller(agent=agent, play_token=play_token if agent is None else None, owner_id=owner_id,
+                  owner_agent_ids=owned)
 
 
-async def _writer(runtime: Runtime, authorization: str | None, play_token: str | None) -> Caller:
-    caller = await _caller(runtime, authorization, play_token)
+async def _writer(runtime: Runtime, authorization: str | None, play_token: str | None,
+                  owner_id: str | None = None) -> Caller:
+    caller = await _caller(runtime, authorization, play_token, owner_id)
+    if caller.agent is not None and agent_service.needs_seen(caller.agent):
+        async with runtime.db.writer() as session:
+            await agent_service.touch(session, caller.agent.agent_id)
     key = caller.agent.agent_id if caller.agent else (caller.play_token or "")[:24]
     if key:
         runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)
@@ -100,9 +108,9 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
              responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
                                  "speech_contains_secret_word"))
-async def act(match_id: str, body: ActionRequest, runtime: RuntimeDep, provider: ProviderDep,
+async def act(match_id: str, body: ActionRequest, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
               authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token)
+    caller = await _writer(runtime, authorization, play_token, owner_id)
     applied = await service.act(runtime, match_id, caller, body.model_dump(exclude_none=True))
     return _accepted(runtime, applied)
 
@@ -117,9 +125,9 @@ def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
 
 @router.post("/{match_id}/concede", response_model=ActionAccepted, summary="Concede: leave now, role revealed",
              responses=responses(*ACT_ERRORS))
-async def concede(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
+async def concede(match_id: str, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                   authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token)
+    caller = await _writer(runtime, authorization, play_token, owner_id)
     return _accepted(runtime, await service.concede(runtime, match_id, caller))
 
 
@@ -134,19 +142,20 @@ async def abort(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
 
 @router.get("/{match_id}", response_model=Snapshot,
             summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
-async def get_match(match_id: str, runtime: RuntimeDep, wait: Wait = 0,
+async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wait: Wait = 0,
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> JSONResponse:
     # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
-    caller = await _caller(runtime, authorization, play_token)
+    caller = await _caller(runtime, authorization, play_token, owner_id)
     return JSONResponse(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for))
 
 
 @router.get("/{match_id}/events", response_model=EventsPage, summary="Events after `since` (long-poll with wait)",
             responses=responses(*READ_ERRORS))
-async def get_events(match_id: str, runtime: RuntimeDep, since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
+async def get_events(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep,
+                     since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
                      authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> JSONResponse:
-    caller = await _caller(runtime, authorization, play_token)
+    caller = await _caller(runtime, authorization, play_token, owner_id)
     return JSONResponse(await reads.read_events(runtime, match_id, caller, since, wait))
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -48,8 +47,8 @@ class AgentPublic(BaseModel):
     wins_as_undercover: int
     is_official: bool
     is_official_bot: bool
-    created_at: datetime
-    last_seen_at: datetime | None
+    created_at: str = Field(description="ISO-8601 UTC")
+    last_seen_at: str | None = Field(description="last authenticated request (updated at most once a minute)")
     profile_url: str
 
 
@@ -101,7 +100,7 @@ class ActiveMatch(BaseModel):
     your_turn: bool | None
     next_action: str | None
     seats_open: int
-    created_at: datetime
+    created_at: str
 
 
 class ActiveResponse(BaseModel):

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import case, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -35,6 +37,10 @@ async def leaderboard(session: AsyncSession, limit: int) -> list[Agent]:
     win_rate = case((played > 0, Agent.wins * 1.0 / played), else_=-1.0)
     query = select(Agent).order_by(Agent.wins.desc(), win_rate.desc(), Agent.created_at.asc()).limit(limit)
     return list((await session.execute(query)).scalars())
+
+
+async def set_last_seen(session: AsyncSession, agent_id: str, at: datetime) -> None:
+    await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(last_seen_at=at))
 
 
 async def add_stats(session: AsyncSession, agent_id: str, **increments: int) -> None:

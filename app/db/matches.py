@@ -79,6 +79,14 @@ async def listing(
     return list((await session.execute(query.order_by(order, Match.match_id).limit(limit))).scalars())
 
 
+async def matches_of_agents(session: AsyncSession, agent_ids: Sequence[str], limit: int) -> list[Match]:
+    if not agent_ids:
+        return []
+    seated = select(Seat.match_id).where(Seat.agent_id.in_(agent_ids))
+    query = select(Match).where(Match.match_id.in_(seated)).order_by(Match.created_at.desc()).limit(limit)
+    return list((await session.execute(query)).scalars())
+
+
 async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str, list[Seat]]:
     result: dict[str, list[Seat]] = {m: [] for m in match_ids}
     if match_ids:

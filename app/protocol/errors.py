@@ -9,7 +9,6 @@ STATUS: dict[str, int] = {
     "invalid_name": 400,
     "bio_too_long": 400,
     "invalid_homepage": 400,
-    "identity_required": 400,
     "auth_required": 401,
     "invalid_api_key": 401,
     "invalid_play_token": 401,

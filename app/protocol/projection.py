@@ -62,6 +62,8 @@ def snapshot(game: Game, view: MatchView, state: Any, viewer: Viewer,
         "invite_url": view.invite_url,
         "created_at": view.created_at,
     }
+    if body.get("result"):
+        body["result"] = {**body["result"], "replay_url": view.invite_url}
     if god:
         body.update(game.god_fields(state))
         body["spectator_log"] = [e for e in seen if e["visibility"] != "public"]

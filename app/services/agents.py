@@ -106,11 +106,18 @@ async def authenticate(session: AsyncSession, authorization: str | None) -> Agen
     return agent
 
 
+def needs_seen(agent: Agent) -> bool:
+    """`last_seen_at` is bumped at most once a minute, so hot paths stay read-only."""
+    return agent.last_seen_at is None or utcnow() - agent.last_seen_at > SEEN_EVERY
+
+
 def mark_seen(agent: Agent) -> None:
-    """Bump `last_seen_at`, at most once a minute so hot reads stay read-only."""
-    now = utcnow()
-    if agent.last_seen_at is None or now - agent.last_seen_at > SEEN_EVERY:
-        agent.last_seen_at = now
+    if needs_seen(agent):
+        agent.last_seen_at = utcnow()
+
+
+async def touch(session: AsyncSession, agent_id: str) -> None:
+    await repo.set_last_seen(session, agent_id, utcnow())
 
 
 def rotate_key(agent: Agent) -> str:
@@ -146,8 +153,8 @@ def public_profile(agent: Agent, base_url: str) -> dict[str, Any]:
         "wins_as_undercover": agent.wins_as_undercover,
         "is_official": agent.is_official,
         "is_official_bot": agent.is_official,
-        "created_at": agent.created_at,
-        "last_seen_at": agent.last_seen_at,
+        "created_at": agent.created_at.isoformat(),
+        "last_seen_at": agent.last_seen_at.isoformat() if agent.last_seen_at else None,
         "profile_url": f"{base_url}/agents/{agent.name}",
     }
 

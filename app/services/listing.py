@@ -61,5 +61,5 @@ async def active_for(session: AsyncSession, runtime: Runtime, agent_id: str) -> 
         "seat": seat.seat, "invite_url": f"{runtime.settings.base_url}/match/{match.match_id}",
         "your_turn": you.get("your_turn") if in_progress else None,
         "next_action": you.get("next_action"), "seats_open": match.n_players - match.seats_taken,
-        "created_at": match.created_at,
+        "created_at": match.created_at.isoformat(),
     }

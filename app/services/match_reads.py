@@ -48,7 +48,7 @@ def match_view(runtime: Runtime, cached: CachedMatch) -> MatchView:
 
 
 def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:
-    """Spec §2.4.0 for the two agent layers; everyone else reads as anonymous (owners: `viewers.py`)."""
+    """Spec §2.4.0, in its order: player_agent, player_owner, spectator, anonymous."""
     if caller.agent is not None:
         for seat in cached.seats:
             if seat["agent_id"] == caller.agent.agent_id:
@@ -58,6 +58,10 @@ def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:
             if tokens.digests_match(caller.play_token, seat["play_token_hash"]):
                 return Viewer("player_agent", seat["seat"])
         raise ApiError("invalid_play_token", "this play token belongs to no seat of this match")
+    if caller.owner_id is not None:
+        owned = [seat["seat"] for seat in cached.seats if seat["agent_id"] in caller.owner_agent_ids]
+        # Two owned seats cannot happen (same_owner_already_in_match); if it did, show only the first seat.
+        return Viewer("player_owner", owned[0]) if owned else Viewer("spectator")
     return Viewer("anonymous")
 
 

@@ -21,7 +21,8 @@ class Caller:
 
     agent: Agent | None
     play_token: str | None
-    has_session: bool = False
+    owner_id: str | None = None
+    owner_agent_ids: frozenset[str] = frozenset()
 
 
 def seat_of(seats: Sequence[Seat], caller: Caller) -> Seat:
@@ -36,8 +37,8 @@ def seat_of(seats: Sequence[Seat], caller: Caller) -> Seat:
             if tokens.digests_match(caller.play_token, seat.play_token_hash):
                 return seat
         raise ApiError("invalid_play_token", "this play token belongs to no seat of this match")
-    if caller.has_session:
-        raise ApiError("owner_cannot_act", "a session cookie cannot act; use the agent's own Bearer key")
+    if any(seat.agent_id in caller.owner_agent_ids for seat in seats):
+        raise ApiError("owner_cannot_act", "an owner's session cannot act; the agent must use its own Bearer key")
     raise ApiError("auth_required", "send Authorization: Bearer <api_key> or X-Play-Token")
 
 

@@ -95,7 +95,9 @@ class UndercoverGame:
             if event["type"] == "round_resolved":
                 body["round_result"] = _round_result(event)
                 if state.status == "in_progress":
-                    body["next_phase"] = state.phase
+                    body["next_phase"] = f"speak_round_{event['round'] + 1}"
+            if event["type"] == "vote_tied":
+                body["tie"] = {k: event[k] for k in ("tied_seats", "vote_breakdown", "next")}
             if event["type"] == "player_conceded" and event["seat"] == seat:
                 body.update(_conceded(state, seat))
         if state.result is not None:

@@ -1,0 +1,178 @@
+"""Owner accounts, sessions, the claim API and the owner's dashboards (identity.md §5, §15.1–§15.2)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Query, Request, Response
+from fastapi.responses import JSONResponse, RedirectResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
+from app.api.errors import responses
+from app.db import owners as repo
+from app.protocol.errors import ApiError
+from app.runtime import Runtime
+from app.services import my as my_service
+from app.services import owners as service
+from app.services.sessions import COOKIE, allowed_return_to, safe_redirect
+
+router = APIRouter(prefix="/api", tags=["owners"], responses=responses())
+
+
+class Credentials(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+    username: str = Field(max_length=64)
+    password: str = Field(max_length=256)
+    nickname: str | None = Field(default=None, max_length=64)
+
+
+class OwnerOut(BaseModel):
+    owner_id: str
+    username: str
+    nickname: str
+
+
+class LoggedIn(BaseModel):
+    ok: bool
+    owner: OwnerOut
+
+
+class SessionOut(BaseModel):
+    logged_in: bool
+    owner: OwnerOut | None
+
+
+class Ok(BaseModel):
+    ok: bool
+
+
+class ClaimPreview(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    agent_id: str
+    name: str
+    display_name: str | None
+    claimed: bool
+
+
+class ClaimInfo(BaseModel):
+    agent: ClaimPreview
+    return_to: str | None
+
+
+class Claimed(BaseModel):
+    ok: bool
+    agent: ClaimPreview
+    my_url: str
+    return_to: str | None
+
+
+class MyAgents(BaseModel):
+    owner: OwnerOut
+    agents: list[dict[str, Any]]
+
+
+class MyMatches(BaseModel):
+    matches: list[dict[str, Any]]
+
+
+def set_session(response: Response, runtime: Runtime, owner_id: str) -> None:
+    """The session cookie: signed, HttpOnly, SameSite=Lax, Secure on https, `session_days` long."""
+    signer = runtime.sessions
+    response.set_cookie(COOKIE, signer.sign(owner_id), max_age=signer.max_age, httponly=True, samesite="lax",
+                        secure=signer.secure, path="/")
+
+
+def require_owner(owner_id: str | None) -> str:
+    if owner_id is None:
+        raise ApiError("login_required", "log in first (owner session cookie)")
+    return owner_id
+
+
+@router.post("/owners", status_code=201, response_model=LoggedIn, summary="Sign up as an owner (logs you in)",
+             responses=responses("name_taken"))
+async def sign_up(body: Credentials, response: Response, runtime: RuntimeDep) -> dict[str, Any]:
+    async with runtime.db.writer() as session:
+        owner = await service.sign_up(session, body.username, body.password, body.nickname)
+        set_session(response, runtime, owner.owner_id)
+        return {"ok": True, "owner": service.owner_body(owner)}
+
+
+@router.post("/auth/login", response_model=LoggedIn, summary="Log in (JSON, or an HTML form → 303)",
+             responses=responses("login_required", "cross_origin"),
+             openapi_extra={"requestBody": {"content": {
+                 "application/json": {"schema": {"$ref": "#/components/schemas/Credentials"}},
+                 "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Credentials"}}}}})
+async def log_in(request: Request, runtime: RuntimeDep) -> Any:
+    form = "application/x-www-form-urlencoded" in request.headers.get("content-type", "")
+    raw = dict(await request.form()) if form else await _json_body(request)
+    creds = Credentials.model_validate(raw) if isinstance(raw, dict) else None
+    if creds is None:
+        raise ApiError("bad_request", "send a JSON object or a form with username and password")
+    async with runtime.db.writer() as session:
+        owner = await service.log_in(session, creds.username, creds.password)
+    if form:
+        redirect = RedirectResponse(safe_redirect(str(raw.get("redirect") or "")), status_code=303)
+        set_session(redirect, runtime, owner.owner_id)
+        return redirect
+    response = JSONResponse({"ok": True, "owner": service.owner_body(owner)})
+    set_session(response, runtime, owner.owner_id)
+    return response
+
+
+async def _json_body(request: Request) -> Any:
+    try:
+        return await request.json()
+    except ValueError as exc:
+        raise ApiError("bad_request", "the body must be JSON") from exc
+
+
+@router.post("/auth/logout", response_model=Ok, summary="Log out (deletes the session cookie)",
+             responses=responses("cross_origin"))
+async def log_out(request: Request, response: Response, runtime: RuntimeDep) -> dict[str, Any]:
+    require_same_origin(request, runtime)
+    response.delete_cookie(COOKIE, path="/")
+    return {"ok": True}
+
+
+@router.get("/auth/session", response_model=SessionOut, summary="Who is logged in")
+async def current_session(runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
+    if owner_id is None:
+        return {"logged_in": False, "owner": None}
+    async with runtime.db.reader() as session:
+        owner = await repo.by_id(session, owner_id)
+    return {"logged_in": owner is not None, "owner": service.owner_body(owner) if owner else None}
+
+
+@router.get("/agents/claim/{token}", response_model=ClaimInfo, summary="Which agent a claim link binds",
+            responses=responses("claim_token_invalid"))
+async def claim_info(token: str, runtime: RuntimeDep, return_to: str | None = None) -> dict[str, Any]:
+    async with runtime.db.reader() as session:
+        agent = await service.find_claim(session, token)
+        return {"agent": service.claim_preview(agent, runtime.settings.base_url),
+                "return_to": allowed_return_to(return_to, runtime.settings.return_to_host_set)}
+
+
+@router.post("/agents/claim/{token}", response_model=Claimed, summary="Claim the agent for the logged-in owner",
+             responses=responses("login_required", "claim_token_invalid", "already_claimed", "cross_origin"))
+async def claim(token: str, request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep,
+                return_to: str | None = None) -> dict[str, Any]:
+    owner = require_owner(owner_id)
+    require_same_origin(request, runtime)
+    async with runtime.db.writer() as session:
+        agent = await service.claim(session, token, owner)
+        return {"ok": True, "agent": service.claim_preview(agent, runtime.settings.base_url),
+                "my_url": f"{runtime.settings.base_url}/my",
+                "return_to": allowed_return_to(return_to, runtime.settings.return_to_host_set)}
+
+
+@router.get("/my/agents", response_model=MyAgents, summary="Your agents", responses=responses("login_required"))
+async def my_agents(runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
+    return await my_service.agents(runtime, require_owner(owner_id))
+
+
+@router.get("/my/matches", response_model=MyMatches, summary="Matches of your agents",
+            responses=responses("login_required"))
+async def my_matches(runtime: RuntimeDep, owner_id: OwnerIdDep,
+                     limit: Annotated[int, Query(ge=1, le=200)] = 50) -> dict[str, Any]:
+    return await my_service.matches(runtime, require_owner(owner_id), limit)

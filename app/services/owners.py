@@ -1,0 +1,90 @@
+"""Owner accounts (identity.md §15.1) and the agent claim (§5.2, §15.2)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import owners as repo
+from app.db.models import Agent, Owner
+from app.db.types import utcnow
+from app.protocol.errors import ApiError
+from app.services import tokens
+
+USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$")
+_HASHER = PasswordHasher()
+# Verifying against a real hash for unknown users keeps their timing the same as for known ones.
+_DUMMY_HASH = _HASHER.hash("not-a-real-password")
+
+
+def _check_new_account(username: str, password: str) -> None:
+    if not USERNAME.fullmatch(username):
+        raise ApiError("bad_request", "username: 3–32 letters, digits, '_', '.', '-', starting with a letter or digit",
+                       field="username")
+    if not 8 <= len(password) <= 256:
+        raise ApiError("bad_request", "password: 8 to 256 characters", field="password")
+
+
+async def sign_up(session: AsyncSession, username: str, password: str, nickname: str | None) -> Owner:
+    """Create an owner; the password is kept only as an argon2 hash."""
+    username = username.strip()
+    _check_new_account(username, password)
+    if await repo.by_username(session, username.lower()) is not None:
+        raise ApiError("name_taken", f"the username {username!r} is taken", field="username")
+    owner = Owner(owner_id=tokens.new_owner_id(), username=username.lower(), password_hash=_HASHER.hash(password),
+                  nickname=(nickname or "").strip()[:64] or username, created_at=utcnow(), last_login_at=utcnow())
+    session.add(owner)
+    try:
+        await session.flush()
+    except IntegrityError as exc:
+        raise ApiError("name_taken", f"the username {username!r} is taken", field="username") from exc
+    return owner
+
+
+async def log_in(session: AsyncSession, username: str, password: str) -> Owner:
+    """The owner for these credentials, or 401 `login_required` (same answer for unknown user and bad password)."""
+    owner = await repo.by_username(session, username.strip().lower())
+    try:
+        _HASHER.verify(owner.password_hash if owner else _DUMMY_HASH, password)
+    except (VerificationError, InvalidHashError):
+        owner = None
+    if owner is None:
+        raise ApiError("login_required", "wrong username or password")
+    if _HASHER.check_needs_rehash(owner.password_hash):
+        owner.password_hash = _HASHER.hash(password)
+    owner.last_login_at = utcnow()
+    return owner
+
+
+def owner_body(owner: Owner) -> dict[str, Any]:
+    return {"owner_id": owner.owner_id, "username": owner.username, "nickname": owner.nickname}
+
+
+def claim_preview(agent: Agent, base_url: str) -> dict[str, Any]:
+    return {"agent_id": agent.agent_id, "name": agent.name, "display_name": agent.display_name, "bio": agent.bio,
+            "wins": agent.wins, "losses": agent.losses, "draws": agent.draws,
+            "profile_url": f"{base_url}/agents/{agent.name}", "claimed": agent.owner_id is not None,
+            "created_at": agent.created_at}
+
+
+async def find_claim(session: AsyncSession, token: str, *, lock: bool = False) -> Agent:
+    agent = await repo.agent_by_claim_token(session, token, lock=lock)
+    if agent is None:
+        raise ApiError("claim_token_invalid", "this claim link is unknown or already used")
+    return agent
+
+
+async def claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
+    """Bind the agent to the owner and destroy the one-time token (first commit wins)."""
+    agent = await find_claim(session, token, lock=True)
+    if agent.owner_id is not None and agent.owner_id != owner_id:
+        raise ApiError("already_claimed", "this agent already has an owner")
+    agent.owner_id = owner_id
+    agent.claim_token = None
+    agent.claimed_at = utcnow()
+    return agent
