@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib;print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
 
-.PHONY: run test lint openapi migrate bench clean
+.PHONY: run run-cluster test lint openapi migrate bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -20,6 +20,9 @@ migrate: $(STAMP)
 
 run: migrate
 	$(PY) -m app
+
+run-cluster: migrate
+	$(PY) -m app.cluster --processes $${PROCESSES:-2}
 
 test: $(STAMP)
 	$(VENV)/bin/pytest

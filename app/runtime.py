@@ -9,6 +9,7 @@ from app.db.database import Database
 from app.services.games import install_games
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
+from app.services.pg_notifier import PostgresNotifier
 from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
 from app.services.sessions import SessionSigner
@@ -25,8 +26,20 @@ class Runtime:
         self.limiter = RateLimiter(settings.rate_limit_enabled)
         self.sessions = SessionSigner(settings)
         self.cache = MatchCache()
-        self.notifier: Notifier = MemoryNotifier()
-        self.scheduler = Scheduler(self)
+        self.scheduler = Scheduler(self, max_sleep=1.0 if self.shared_database else 30.0)
+        self.notifier: Notifier = (
+            PostgresNotifier(settings.database_url, on_remote=self._remote_change) if self.shared_database
+            else MemoryNotifier()
+        )
+
+    @property
+    def shared_database(self) -> bool:
+        """Other processes may write to this database: wake-ups must travel through PostgreSQL."""
+        choice = self.settings.notifier
+        return choice == "postgres" or (choice == "auto" and not self.settings.is_sqlite)
+
+    def _remote_change(self, _match_id: str, _seq: int, timer_due: float | None) -> None:
+        self.scheduler.poke(timer_due)
 
     async def start(self) -> None:
         install_games()

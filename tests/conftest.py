@@ -24,6 +24,16 @@ OFFICIAL_KEY = "test-official-bot-key"
 SEEN_ERRORS: list[tuple[int, dict[str, Any]]] = []
 
 
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Multi-process tests need PostgreSQL; on the SQLite pass they are deselected (CI runs both passes)."""
+    if (os.environ.get("WODI_TEST_DATABASE_URL") or "sqlite").startswith("postgresql"):
+        return
+    chosen = [item for item in items if item.get_closest_marker("postgres") is None]
+    if len(chosen) != len(items):
+        config.hook.pytest_deselected(items=[item for item in items if item not in chosen])
+        items[:] = chosen
+
+
 def migrate(url: str) -> None:
     """Build the schema exactly as production does: `alembic upgrade head`."""
     config = Config(str(ROOT / "alembic.ini"))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from app.api.deps import AuthorizationHeader, OwnerIdDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip
 from app.api.errors import responses
@@ -36,6 +36,7 @@ SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_age
                "same_owner_already_in_match", "provider_not_allowed")
 ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
               "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
+JSON = "application/json"
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
@@ -144,19 +145,19 @@ async def abort(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
             summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
 async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wait: Wait = 0,
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
-                    authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> JSONResponse:
+                    authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> Response:
     # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
     caller = await _caller(runtime, authorization, play_token, owner_id)
-    return JSONResponse(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for))
+    return Response(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for), media_type=JSON)
 
 
 @router.get("/{match_id}/events", response_model=EventsPage, summary="Events after `since` (long-poll with wait)",
             responses=responses(*READ_ERRORS))
 async def get_events(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep,
                      since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
-                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> JSONResponse:
+                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> Response:
     caller = await _caller(runtime, authorization, play_token, owner_id)
-    return JSONResponse(await reads.read_events(runtime, match_id, caller, since, wait))
+    return Response(await reads.read_events(runtime, match_id, caller, since, wait), media_type=JSON)
 
 
 @router.get("", response_model=MatchList, summary="List matches")

@@ -14,11 +14,13 @@ from app.db.models import Event, Match, Seat
 LIVE = ("waiting", "in_progress")
 
 
-async def get(session: AsyncSession, match_id: str, *, lock: bool = False) -> Match | None:
-    """The match row; with `lock`, held `FOR UPDATE` until the transaction ends (one writer per match)."""
+async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
+    """The match row; with `lock`, held `FOR UPDATE` until the transaction ends (one writer per match).
+
+    With `skip_locked`, a row another transaction holds reads as missing instead of waiting."""
     query = select(Match).where(Match.match_id == match_id)
     if lock:
-        query = query.with_for_update()
+        query = query.with_for_update(skip_locked=skip_locked)
     return (await session.execute(query)).scalar_one_or_none()
 
 

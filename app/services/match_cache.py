@@ -7,7 +7,11 @@ through (`committed`), so the long-polls they wake need no database read at all.
 
 from __future__ import annotations
 
+import asyncio
+import json
+import time
 from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +32,19 @@ class CachedMatch:
     row: dict[str, Any]
     seats: list[dict[str, Any]]
     events: list[dict[str, Any]] = field(default_factory=list)
+    verified_at: float = field(default_factory=time.monotonic)
+    _rendered: dict[Hashable, tuple[dict[str, Any], bytes]] = field(default_factory=dict)
+
+    def rendered(self, key: Hashable, build: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bytes]:
+        """A response body and its JSON, built once per (version, key): a hundred spectators cost one render."""
+        hit = self._rendered.get(key)
+        if hit is None:
+            body = build()
+            hit = (body, json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
+            if len(self._rendered) >= 512:
+                self._rendered.clear()
+            self._rendered[key] = hit
+        return hit
 
 
 def _row(match: Match) -> dict[str, Any]:
@@ -49,6 +66,7 @@ class MatchCache:
     def __init__(self, capacity: int = 2000) -> None:
         self.capacity = capacity
         self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
+        self.inflight: dict[str, asyncio.Future[CachedMatch]] = {}  # one shared reload per match at a time
 
     async def load(self, session: AsyncSession, match: Match, game: Game) -> CachedMatch:
         """The match at `match.version`, reusing what is cached."""
@@ -70,7 +88,15 @@ class MatchCache:
 
     def at_version(self, match_id: str, version: int) -> CachedMatch | None:
         entry = self._entries.get(match_id)
-        return entry if entry is not None and entry.version == version else None
+        if entry is None or entry.version != version:
+            return None
+        entry.verified_at = time.monotonic()
+        return entry
+
+    def recent(self, match_id: str, within: float) -> CachedMatch | None:
+        """The entry if it was checked against the database (or written through) less than `within` s ago."""
+        entry = self._entries.get(match_id)
+        return entry if entry is not None and time.monotonic() - entry.verified_at < within else None
 
     def fresh(self, match_id: str, seq: int) -> CachedMatch | None:
         """The cached match if it already holds event `seq` (a long-poll woken for `seq` needs nothing more)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -16,8 +17,10 @@ if TYPE_CHECKING:
     from app.runtime import Runtime
 from app.services import tokens
 from app.services.match_cache import CachedMatch
+from app.services.notifier import RESYNC
 from app.services.seating import Caller
 
+FRESH_FOR = 1.0
 WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "any_change")
 
 
@@ -35,6 +38,22 @@ async def load(runtime: Runtime, match_id: str) -> CachedMatch:
         if game is None:
             raise ApiError("match_not_found", f"match {match_id!r} is of an unknown game")
         return await runtime.cache.load(session, match, game)
+
+
+async def _load_at_least(runtime: Runtime, match_id: str, seq: int) -> CachedMatch:
+    """After a wake-up for `seq`: the cache if it has it, else one shared reload for all woken waiters."""
+    entry = runtime.cache.fresh(match_id, seq)
+    if entry is not None:
+        return entry
+    inflight = runtime.cache.inflight
+    loading = inflight.get(match_id)
+    if loading is None:
+        loading = asyncio.ensure_future(load(runtime, match_id))
+        inflight[match_id] = loading
+        loading.add_done_callback(lambda _done: inflight.pop(match_id, None))
+    entry = await asyncio.shield(loading)
+    # A reload that started before `seq` was committed may not hold it; then read once more.
+    return entry if entry.row["events_total"] >= seq or seq >= RESYNC else await load(runtime, match_id)
 
 
 def match_view(runtime: Runtime, cached: CachedMatch) -> MatchView:
@@ -65,31 +84,31 @@ def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:
     return Viewer("anonymous")
 
 
-async def _poll(runtime: Runtime, match_id: str, wait: float,
+async def _poll(runtime: Runtime, match_id: str, start: CachedMatch, wait: float,
                 ready: Callable[[CachedMatch], bool]) -> CachedMatch:
     """Re-read until `ready` holds, the match ends, or `wait` runs out; sleeps on the notifier only."""
     deadline = time.monotonic() + min(max(wait, 0.0), runtime.settings.longpoll_max_wait)
-    cached = await load(runtime, match_id)
+    cached = start
     while True:
         left = deadline - time.monotonic()
         if ready(cached) or cached.row["status"] in TERMINAL or left <= 0:
             return cached
         seq = await runtime.notifier.wait(match_id, cached.row["events_total"], left)
         if seq > cached.row["events_total"]:
-            cached = runtime.cache.fresh(match_id, seq) or await load(runtime, match_id)
+            cached = await _load_at_least(runtime, match_id, seq)
 
 
 async def read_snapshot(runtime: Runtime, match_id: str, caller: Caller, wait: float = 0,
-                        wait_for: str | None = None) -> dict[str, Any]:
-    """`GET /api/matches/{id}` with optional `wait` / `wait_for` (identity.md §15.10)."""
+                        wait_for: str | None = None) -> bytes:
+    """`GET /api/matches/{id}` with optional `wait` / `wait_for` (identity.md §15.10), as JSON bytes."""
     if wait_for is not None and wait_for not in WAIT_FOR:
         raise ApiError("bad_request", f"wait_for must be one of {', '.join(WAIT_FOR)}", field="wait_for")
     first = await load(runtime, match_id)
-    viewer = resolve_viewer(first, caller)
-    condition = _condition(wait_for or "any_change", first, viewer)
-    cached = await _poll(runtime, match_id, wait, condition) if wait > 0 else first
+    condition = _condition(wait_for or "any_change", first, resolve_viewer(first, caller))
+    cached = await _poll(runtime, match_id, first, wait, condition) if wait > 0 else first
     viewer = resolve_viewer(cached, caller)
-    return snapshot(cached.game, match_view(runtime, cached), cached.state, viewer, cached.events)
+    return cached.rendered(("snapshot", viewer), lambda: snapshot(
+        cached.game, match_view(runtime, cached), cached.state, viewer, cached.events))[1]
 
 
 def _condition(wait_for: str, first: CachedMatch, viewer: Viewer) -> Callable[[CachedMatch], bool]:
@@ -108,12 +127,16 @@ def _condition(wait_for: str, first: CachedMatch, viewer: Viewer) -> Callable[[C
     return lambda c: c.row["events_total"] > start_seq
 
 
-async def read_events(runtime: Runtime, match_id: str, caller: Caller, since: int, wait: float) -> dict[str, Any]:
+async def read_events(runtime: Runtime, match_id: str, caller: Caller, since: int, wait: float) -> bytes:
     """`GET /api/matches/{id}/events`: returns as soon as an event this viewer may see exists after `since`."""
 
-    def page(cached: CachedMatch) -> dict[str, Any]:
-        return events_page(cached.game, match_view(runtime, cached), cached.state, resolve_viewer(cached, caller),
-                           since, cached.events)
+    def page(cached: CachedMatch) -> tuple[dict[str, Any], bytes]:
+        viewer = resolve_viewer(cached, caller)
+        return cached.rendered(("events", viewer, since), lambda: events_page(
+            cached.game, match_view(runtime, cached), cached.state, viewer, since, cached.events))
 
-    cached = await _poll(runtime, match_id, wait, lambda c: bool(page(c)["events"]))
-    return page(cached)
+    # A long-poll may start from a just-verified cache entry: if it is behind, the notifier already holds a newer
+    # seq (or soon will) and the first wait returns at once. Plain polls (wait=0) always check the database.
+    start = (runtime.cache.recent(match_id, FRESH_FOR) if wait > 0 else None) or await load(runtime, match_id)
+    cached = await _poll(runtime, match_id, start, wait, lambda c: bool(page(c)[0]["events"]))
+    return page(cached)[1]

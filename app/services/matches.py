@@ -86,7 +86,7 @@ async def _published(runtime: Runtime, applied: Applied) -> Applied:
     """After commit: write through to this process's cache, wake long-polls, tell the scheduler."""
     if applied.events:
         runtime.cache.committed(applied.match, applied.game, applied.state, applied.events)
-        await runtime.notifier.publish(applied.match.match_id, applied.events[-1]["seq"])
+        await runtime.notifier.publish(applied.match.match_id, applied.events[-1]["seq"], applied.match.timer_due)
         runtime.scheduler.poke(applied.match.timer_due)
     return applied
 
@@ -203,7 +203,8 @@ async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
     """Submit the Timeout command for a due deadline; a stale token changes nothing."""
     now = runtime.clock()
     async with runtime.db.writer() as session:
-        match = await repo.get(session, match_id, lock=True)
+        # SKIP LOCKED: if another process (or a command) holds the match, it is handled there or next loop.
+        match = await repo.get(session, match_id, lock=True, skip_locked=True)
         if match is None or match.timer_token != token:
             return False
         game = _game(match.game)

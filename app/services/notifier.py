@@ -10,13 +10,15 @@ import asyncio
 import time
 from typing import Protocol
 
+RESYNC = 2**62  # larger than any seq: "re-read from the database"
+
 
 class Notifier(Protocol):
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
 
-    async def publish(self, match_id: str, seq: int) -> None: ...
+    async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None: ...
 
     async def wait(self, match_id: str, after_seq: int, within: float) -> int:
         """Return the newest published seq once it exceeds `after_seq`, or whatever is known after `within` seconds."""
@@ -43,8 +45,15 @@ class MemoryNotifier:
     def latest(self, match_id: str) -> int:
         return self._latest.get(match_id, (0, 0.0))[0]
 
-    async def publish(self, match_id: str, seq: int) -> None:
+    async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
         self.deliver(match_id, seq)
+
+    def wake_everyone(self) -> None:
+        """Make every waiter re-read the database (after a lost connection): it may have missed a seq."""
+        for match_id in list(self._waiters):
+            for future in self._waiters.pop(match_id, set()):
+                if not future.done():
+                    future.set_result(RESYNC)
 
     def deliver(self, match_id: str, seq: int) -> None:
         """Record `seq` and wake every waiter of the match (also called by the PostgreSQL listener)."""

@@ -22,8 +22,11 @@ IDLE_SLEEP = 30.0
 
 
 class Scheduler:
-    def __init__(self, runtime: Runtime) -> None:
+    def __init__(self, runtime: Runtime, max_sleep: float = IDLE_SLEEP) -> None:
         self.runtime = runtime
+        # With several processes a timer may be armed elsewhere; re-reading the earliest deadline every
+        # `max_sleep` seconds bounds how late it fires even if its notification was lost.
+        self.max_sleep = max_sleep
         self._wake = asyncio.Event()
         self._next_due: float | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -70,8 +73,8 @@ class Scheduler:
         async with self.runtime.db.reader() as session:
             self._next_due = await repo.next_due(session)
         if self._next_due is None:
-            return IDLE_SLEEP
-        return min(max(self._next_due - clock(), 0.01), IDLE_SLEEP)
+            return self.max_sleep
+        return min(max(self._next_due - clock(), 0.01), self.max_sleep)
 
     async def _janitor(self) -> None:
         while True:

@@ -1,0 +1,144 @@
+"""The pages people see: the match page (live and replay), the lobby and agent profiles.
+
+Thin on purpose: the match page is a shell whose script reads the JSON API from the browser; the lobby and
+profiles are rendered here from the same service functions the API uses.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.responses import Response
+from starlette.types import Scope
+
+from app.api.deps import RuntimeDep
+from app.db import agents as agents_repo
+from app.protocol.errors import ApiError
+from app.services import agents as agent_service
+from app.services import listing
+from app.services import match_reads as reads
+from app.services.seating import Caller
+
+ROOT = Path(__file__).resolve().parents[2]
+STATIC = ROOT / "static"
+STRINGS: dict[str, dict[str, str]] = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
+# Agents write the text on these pages; even if escaping ever failed, no injected script or style could run.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+
+router = APIRouter(include_in_schema=False)
+templates = Jinja2Templates(directory=ROOT / "templates")
+ANONYMOUS = Caller(agent=None, play_token=None)
+
+
+def _when(value: str | datetime | None) -> datetime | None:
+    return datetime.fromisoformat(value) if isinstance(value, str) else value
+
+
+def _tint(name: str) -> int:
+    """A stable colour slot (0–11) for an agent's avatar."""
+    return sum(name.encode()) % 12
+
+
+templates.env.filters.update(
+    tint=_tint,
+    iso=lambda value: (_when(value) or datetime.min).isoformat(),
+    short_time=lambda value: (_when(value) or datetime.min).strftime("%Y-%m-%d %H:%M"),
+    percent=lambda rate: "–" if rate is None else f"{rate * 100:.0f}%",
+)
+
+
+class StaticAssets(StaticFiles):
+    """`/static`, revalidated by ETag on every use: the page's modules import each other without a version."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        response = await super().get_response(path, scope)
+        response.headers.setdefault("Cache-Control", "no-cache")
+        return response
+
+
+class Texts:
+    """The UI strings of one language, as `t.key` or `t('key', n=…)` in templates."""
+
+    def __init__(self, lang: str) -> None:
+        self.strings = STRINGS[lang]
+
+    def __getattr__(self, key: str) -> str:
+        if key.startswith(("_", "jinja")):  # Jinja probes objects for these; a missing UI string is a bug
+            raise AttributeError(key)
+        return self.strings[key]
+
+    def __call__(self, key: str, **values: Any) -> str:
+        return self.strings[key].format(**values)
+
+
+def _lang(request: Request) -> str:
+    return "en" if request.query_params.get("lang") == "en" else "zh"
+
+
+def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+    lang = _lang(request)
+    suffix = "?lang=en" if lang == "en" else ""
+    base = {"lang": lang, "t": Texts(lang), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en",
+            "has_login": any(getattr(route, "path", None) == "/login" for route in request.app.routes)}
+    response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
+    response.headers["Content-Security-Policy"] = CSP
+    return response
+
+
+def _not_found(request: Request, message_key: str, **values: Any) -> HTMLResponse:
+    return _page(request, "not_found.html", 404, message=Texts(_lang(request))(message_key, **values))
+
+
+@router.get("/", response_class=HTMLResponse)
+async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
+    rooms = {status: await listing.list_matches(runtime, status=status, newest_first=True, agent=None, game=None,
+                                                seats_open=None, limit=limit)
+             for status, limit in (("waiting", 12), ("in_progress", 12), ("finished", 12))}
+    async with runtime.db.reader() as session:
+        leaders = [agent_service.public_profile(agent, runtime.settings.base_url)
+                   for agent in await agents_repo.leaderboard(session, 20)]
+    return _page(request, "lobby.html", waiting=rooms["waiting"], live=rooms["in_progress"],
+                 finished=rooms["finished"], leaders=leaders)
+
+
+@router.get("/match/{match_id}", response_class=HTMLResponse)
+async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HTMLResponse:
+    try:
+        snap = await reads.read_snapshot(runtime, match_id, ANONYMOUS)
+    except ApiError as exc:
+        if exc.code != "match_not_found":
+            raise
+        return _not_found(request, "not_found_match", id=match_id)
+    return _page(request, "match.html", snap=snap, boot={"match_id": match_id, "lang": _lang(request),
+                                                          "t": STRINGS[_lang(request)]})
+
+
+@router.get("/agents/{name}", response_class=HTMLResponse)
+async def agent_page(name: str, request: Request, runtime: RuntimeDep) -> HTMLResponse:
+    async with runtime.db.reader() as session:
+        agent = await agents_repo.by_name(session, name.strip().lower())
+        profile = agent_service.public_profile(agent, runtime.settings.base_url) if agent else None
+    if profile is None:
+        return _not_found(request, "not_found_agent", name=name)
+    recent = await listing.list_matches(runtime, status=None, newest_first=True, agent=profile["name"], game=None,
+                                        seats_open=None, limit=20)
+    return _page(request, "agent.html", agent=profile, recent=[_outcome(m, profile["name"]) for m in recent])
+
+
+def _outcome(match: dict[str, Any], name: str) -> dict[str, Any]:
+    """One row of a profile's recent matches, with that agent's seat and result."""
+    seat = next((p["seat"] for p in match["players"] if p["name"] == name), None)
+    result = match.get("result") or {}
+    if match["status"] == "finished":
+        outcome = "won" if seat in (result.get("winning_seats") or []) else "lost"
+    else:
+        outcome = {"aborted": "aborted", "in_progress": "live"}.get(match["status"], "waiting")
+    return {**match, "seat": seat, "outcome": outcome}

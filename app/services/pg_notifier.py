@@ -1,0 +1,100 @@
+"""Wake-ups across processes with PostgreSQL LISTEN/NOTIFY (ARCHITECTURE seam 5, scale-out path).
+
+Local waiters are woken at once (no round trip); other processes learn through one dedicated LISTEN
+connection, re-established with back-off after loss. After a reconnect every waiter re-reads the database,
+so nothing published while the connection was down is missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Callable
+from typing import Any
+
+import asyncpg
+from sqlalchemy.engine import make_url
+
+from app.services.notifier import MemoryNotifier
+
+log = logging.getLogger("wodi.notifier")
+CHANNEL = "wodi_events"
+
+
+def asyncpg_dsn(sqlalchemy_url: str) -> str:
+    return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class PostgresNotifier(MemoryNotifier):
+    """`publish` NOTIFYs `match_id:seq[:timer_due]`; a listener delivers other processes' notifications."""
+
+    def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None) -> None:
+        super().__init__()
+        self._dsn = asyncpg_dsn(database_url)
+        self._on_remote = on_remote
+        self._listener: asyncpg.Connection | None = None
+        self._sender: asyncpg.Connection | None = None
+        self._send_lock = asyncio.Lock()
+        self._task: asyncio.Task[None] | None = None
+        self._lost = asyncio.Event()
+        self.connected = asyncio.Event()
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._keep_listening(), name="wodi-listen")
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self.connected.wait(), 10)
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for connection in (self._listener, self._sender):
+            if connection is not None and not connection.is_closed():
+                await connection.close()
+        await super().stop()
+
+    async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
+        self.deliver(match_id, seq)
+        payload = f"{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
+        try:
+            async with self._send_lock:
+                if self._sender is None or self._sender.is_closed():
+                    self._sender = await asyncpg.connect(self._dsn)
+                await self._sender.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
+        except (OSError, asyncpg.PostgresError) as exc:
+            # Other processes' waiters still wake at their long-poll timeout; log and carry on.
+            log.warning("NOTIFY failed (%s); remote long-polls will catch up", exc)
+            self._sender = None
+
+    def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        parts = payload.split(":")
+        try:
+            match_id, seq = parts[0], int(parts[1])
+            due = float(parts[2]) if len(parts) > 2 else None
+        except (IndexError, ValueError):
+            log.warning("ignoring malformed notification %r", payload)
+            return
+        self.deliver(match_id, seq)
+        if self._on_remote is not None:
+            self._on_remote(match_id, seq, due)
+
+    async def _keep_listening(self) -> None:
+        backoff = 0.2
+        while True:
+            try:
+                self._listener = await asyncpg.connect(self._dsn)
+                self._lost.clear()
+                self._listener.add_termination_listener(lambda _conn: self._lost.set())
+                await self._listener.add_listener(CHANNEL, self._received)
+                self.connected.set()
+                self.wake_everyone()  # anything published while we were away is re-read from the database
+                backoff = 0.2
+                await self._lost.wait()
+                log.warning("LISTEN connection lost; reconnecting")
+            except (OSError, asyncpg.PostgresError) as exc:
+                log.warning("LISTEN connect failed (%s); retrying in %.1f s", exc, backoff)
+            self.connected.clear()
+            await asyncio.sleep(backoff)
+            backoff = min(backoff * 2, 5.0)
