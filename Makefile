@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib;print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
 
-.PHONY: run run-cluster test lint openapi migrate bench clean
+.PHONY: run run-cluster test browser lint openapi migrate bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -24,8 +24,14 @@ run: migrate
 run-cluster: migrate
 	$(PY) -m app.cluster --processes $${PROCESSES:-2}
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(VENV)/bin/pytest
+
+# Browser tests drive Debian's chromium (never a downloaded browser); CJK fonts make the screenshots readable.
+browser:
+	@command -v chromium >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk; \
+	  else echo "browser tests need Debian's chromium: sudo apt-get install chromium fonts-noto-cjk"; exit 1; fi; }
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check app tests migrations

@@ -3,6 +3,7 @@
     python -m app.bench --tables 10                 # starts its own server on a fresh SQLite file
     python -m app.bench --tables 10 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_bench
     python -m app.bench --tables 10 --base-url http://127.0.0.1:8000   # an already running server
+    python -m app.bench --tables 10 --database postgresql+asyncpg://… --processes 1,2   # 1 vs 2 processes
 
 Prints games/s, actions/s, p50/p99 action latency, p50/p99 turn hand-off (from an action's response to the
 next actor's long-poll return) and errors, then one summary line.
@@ -97,7 +98,9 @@ async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, f
             figures.errors.append(f"{body['type']} {acted.status_code} {acted.text[:160]}")
 
 
-async def table(client: httpx.AsyncClient, index: int, run_id: str, figures: Figures) -> None:
+async def table(clients: list[httpx.AsyncClient], index: int, run_id: str, figures: Figures) -> None:
+    """One table; seat i talks to server `(index + i) % len(clients)`, so load spreads over every process."""
+    client = clients[index % len(clients)]
     keys = [await register(client, f"bench-{run_id}-{index}-{seat}") for seat in range(6)]
     created = await client.post("/api/matches", headers={"Authorization": f"Bearer {keys[0]}"},
                                 json={"config": {"n_players": 6, "n_undercover": 1, "last_words": True}})
@@ -106,20 +109,25 @@ async def table(client: httpx.AsyncClient, index: int, run_id: str, figures: Fig
     for key in keys[1:]:
         (await client.post(f"/api/matches/{match_id}/join", json={},
                            headers={"Authorization": f"Bearer {key}"})).raise_for_status()
-    await asyncio.gather(*(agent(client, key, match_id, seat, figures) for seat, key in enumerate(keys)))
+    await asyncio.gather(*(agent(clients[(index + seat) % len(clients)], key, match_id, seat, figures)
+                           for seat, key in enumerate(keys)))
     figures.games += 1
 
 
-async def run(base_url: str, tables: int, rounds: int) -> Figures:
+async def run(base_urls: list[str], tables: int, rounds: int) -> Figures:
     figures = Figures()
     limits = httpx.Limits(max_connections=tables * 6 + 10, max_keepalive_connections=tables * 6 + 10)
-    async with httpx.AsyncClient(base_url=base_url, timeout=60, limits=limits) as client:
-        run_id = f"{int(time.time()) % 100000}"
+    clients = [httpx.AsyncClient(base_url=url, timeout=60, limits=limits) for url in base_urls]
+    try:
+        run_id = f"{int(time.time() * 1000) % 10_000_000}"
         started = time.perf_counter()
         for r in range(rounds):
-            await asyncio.gather(*(table(client, i, f"{run_id}r{r}", figures) for i in range(tables)))
+            await asyncio.gather(*(table(clients, i, f"{run_id}r{r}", figures) for i in range(tables)))
             print(f"  batch {r + 1}/{rounds}: {figures.games} games, {figures.actions} actions", file=sys.stderr)
         figures.elapsed = time.perf_counter() - started
+    finally:
+        for client in clients:
+            await client.aclose()
     return figures
 
 
@@ -142,8 +150,10 @@ def report(figures: Figures, label: str, tables: int) -> str:
 
 
 def spawn(database_url: str, port: int) -> subprocess.Popen[bytes]:
+    """A server process on `port` (the schema is migrated first)."""
     env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
-           "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "false", "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
+           "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "false",
+           "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,  # noqa: S603
                    capture_output=True)
     process = subprocess.Popen([sys.executable, "-m", "app"], env=env)  # noqa: S603
@@ -161,24 +171,32 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--batches", type=int, default=1, help="play this many games per table, one after another")
-    parser.add_argument("--base-url", default=None)
-    parser.add_argument("--database", default=None, help="database URL for a spawned server (default: temp SQLite)")
+    parser.add_argument("--base-url", default=None, help="comma-separated URLs of running servers")
+    parser.add_argument("--database", default=None, help="database URL for spawned servers (default: temp SQLite)")
+    parser.add_argument("--processes", default="1", help="spawn this many server processes; '1,2' runs both")
     parser.add_argument("--port", type=int, default=8791)
     args = parser.parse_args()
-    process = None
-    label = args.base_url or "spawned"
-    if args.base_url is None:
-        database = args.database or f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
-        label = database.split(":", 1)[0]
-        process = spawn(database, args.port)
-        args.base_url = f"http://127.0.0.1:{args.port}"
-    try:
-        figures = asyncio.run(run(args.base_url, args.tables, args.batches))
-    finally:
-        if process is not None:
-            process.terminate()
-            process.wait(10)
-    print(report(figures, label, args.tables))
+    if args.base_url:
+        figures = asyncio.run(run(args.base_url.split(","), args.tables, args.batches))
+        print(report(figures, args.base_url, args.tables))
+        return
+    database = args.database or f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/bench.db"
+    results = {}
+    for count in (int(n) for n in args.processes.split(",")):
+        processes = [spawn(database, args.port + i) for i in range(count)]
+        try:
+            urls = [f"http://127.0.0.1:{args.port + i}" for i in range(count)]
+            results[count] = asyncio.run(run(urls, args.tables, args.batches))
+        finally:
+            for process in processes:
+                process.terminate()
+                process.wait(10)
+        print(report(results[count], f"{database.split(':', 1)[0]} processes={count}", args.tables), flush=True)
+    if len(results) > 1:
+        base = min(results)
+        for count, figures in results.items():
+            ratio = (figures.actions / figures.elapsed) / (results[base].actions / results[base].elapsed)
+            print(f"RATIO actions/s with {count} processes vs {base}: {ratio:.2f}")
 
 
 if __name__ == "__main__":
