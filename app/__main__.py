@@ -9,7 +9,9 @@ from app.settings import get_settings
 
 def main() -> None:
     settings = get_settings()
-    uvicorn.run("app.main:app", host=settings.host, port=settings.port, log_level=settings.log_level.lower())
+    # Long-polls (the in-process bots' too) would otherwise hold a graceful shutdown for up to 30 s.
+    uvicorn.run("app.main:app", host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
+                timeout_graceful_shutdown=3)
 
 
 if __name__ == "__main__":

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
 from app.api.errors import responses
@@ -106,9 +106,11 @@ async def sign_up(body: Credentials, response: Response, runtime: RuntimeDep) ->
 async def log_in(request: Request, runtime: RuntimeDep) -> Any:
     form = "application/x-www-form-urlencoded" in request.headers.get("content-type", "")
     raw = dict(await request.form()) if form else await _json_body(request)
-    creds = Credentials.model_validate(raw) if isinstance(raw, dict) else None
-    if creds is None:
-        raise ApiError("bad_request", "send a JSON object or a form with username and password")
+    try:
+        creds = Credentials.model_validate(raw)
+    except ValidationError as exc:
+        raise ApiError("bad_request", "send a JSON object or a form with username and password",
+                       errors=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]) from exc
     async with runtime.db.writer() as session:
         owner = await service.log_in(session, creds.username, creds.password)
     if form:

@@ -1,0 +1,170 @@
+"""Arena: bot-only games on the pure rules engine, persona bots against a random-voting baseline.
+
+    python -m app.bots.arena --games 200 [--seed 1] [--every 25]
+
+Every game is played twice from the same seed (same deal, same seats, same personas, same speeches until
+the votes differ): once with the personas' brains, once with every bot voting uniformly at random among the
+seats it may vote for. Prints progress, the civilian win rate of both runs and the margin, per-persona
+figures, and one SUMMARY line. The game mix cycles through `CONFIGS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bots.personas import PERSONAS, Persona
+from app.bots.sim import GameRecord, play_game
+from app.games.undercover import UndercoverConfig, parse_config
+
+CONFIGS: tuple[dict[str, Any], ...] = (
+    {"n_players": 6, "n_undercover": 1},
+    {"n_players": 6, "n_undercover": 2},
+    {"n_players": 7, "n_undercover": 2, "tie_break": "revote"},
+    {"n_players": 8, "n_undercover": 2, "tie_break": "noop_then_random"},
+    {"n_players": 8, "n_undercover": 2, "n_blank": 1},
+)
+
+
+@dataclass
+class PersonaFigures:
+    civilian_games: int = 0
+    civilian_wins: int = 0
+    other_games: int = 0  # as undercover or blank
+    other_wins: int = 0
+    civilian_votes: int = 0
+    civilian_votes_right: int = 0  # a civilian's vote for an undercover or blank
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    civilian_wins: int = 0
+    winners: Counter[str] = field(default_factory=Counter)
+    errors: Counter[str] = field(default_factory=Counter)
+    personas: dict[str, PersonaFigures] = field(default_factory=dict)
+
+    def add(self, record: GameRecord) -> None:
+        self.games += 1
+        self.civilian_wins += record.winner == "civilian"
+        self.winners[record.winner or "none"] += 1
+        self.errors.update(record.errors)
+        for seat, slug in enumerate(record.personas):
+            figures = self.personas.setdefault(slug, PersonaFigures())
+            role = record.roles[seat]
+            won = record.winner == "civilian" if role == "civilian" else record.winner in ("undercover", "blank")
+            if role == "civilian":
+                figures.civilian_games += 1
+                figures.civilian_wins += won
+            else:
+                figures.other_games += 1
+                figures.other_wins += won
+        for voter, target in record.votes:
+            if record.roles[voter] == "civilian":
+                figures = self.personas[record.personas[voter]]
+                figures.civilian_votes += 1
+                figures.civilian_votes_right += record.roles[target] != "civilian"
+
+    @property
+    def civilian_rate(self) -> float:
+        return self.civilian_wins / self.games if self.games else 0.0
+
+
+def game_setup(seed: int, index: int) -> tuple[UndercoverConfig, list[Persona], int]:
+    """The config, the seat personas and the engine seed of game `index` of a run seeded `seed`."""
+    dice = random.Random(f"arena:{seed}:{index}")
+    config = parse_config(dict(CONFIGS[index % len(CONFIGS)]))
+    personas: list[Persona] = []
+    while len(personas) < config.n_players:
+        batch = list(PERSONAS)
+        dice.shuffle(batch)
+        personas += batch
+    return config, personas[: config.n_players], dice.getrandbits(64)
+
+
+def run(games: int, seed: int, every: int, out: Any = None) -> tuple[Tally, Tally]:
+    """Play `games` games twice (personas, random baseline); progress lines go to `out`."""
+    out = out or sys.stdout
+    persona, baseline = Tally(), Tally()
+    started = time.perf_counter()
+    for index in range(games):
+        config, personas, game_seed = game_setup(seed, index)
+        persona.add(play_game(config, personas, game_seed))
+        baseline.add(play_game(config, personas, game_seed, random_votes=True))
+        if every and ((index + 1) % every == 0 or index + 1 == games):
+            print(f"  [arena] {index + 1}/{games} games, {time.perf_counter() - started:.1f}s: civilians won "
+                  f"{persona.civilian_rate:.1%} (personas) vs {baseline.civilian_rate:.1%} (random votes)",
+                  file=out, flush=True)
+    return persona, baseline
+
+
+def report(persona: Tally, baseline: Tally, seed: int) -> str:
+    """The result table and the SUMMARY line."""
+    margin = (persona.civilian_rate - baseline.civilian_rate) * 100
+    lines = [
+        f"arena: {persona.games} games (seed {seed}), mix: " + "; ".join(_label(c) for c in CONFIGS),
+        f"civilian win rate: personas {persona.civilian_rate:.1%} ({persona.civilian_wins}/{persona.games})  "
+        f"random-vote baseline {baseline.civilian_rate:.1%} ({baseline.civilian_wins}/{baseline.games})  "
+        f"margin {margin:+.1f} points",
+        f"winners (personas): {dict(persona.winners)}   winners (baseline): {dict(baseline.winners)}",
+        "",
+        f"{'persona':<11} {'handle':<20} {'civ games':>9} {'civ win':>8} {'baseline':>9} "
+        f"{'vote hit':>9} {'uc/blank':>9} {'uc win':>7}",
+    ]
+    for p in PERSONAS:
+        f = persona.personas.get(p.slug, PersonaFigures())
+        b = baseline.personas.get(p.slug, PersonaFigures())
+        lines.append(
+            f"{_pad(p.display_name, 10)} {p.handle():<20} {f.civilian_games:>9} "
+            f"{_pct(f.civilian_wins, f.civilian_games):>8} "
+            f"{_pct(b.civilian_wins, b.civilian_games):>9} {_pct(f.civilian_votes_right, f.civilian_votes):>9} "
+            f"{f.other_games:>9} {_pct(f.other_wins, f.other_games):>7}")
+    errors = sum(persona.errors.values()) + sum(baseline.errors.values())
+    lines += [
+        "",
+        "civ win = civilian win rate when this persona was a civilian; vote hit = share of its civilian votes that "
+        "named an undercover or blank; uc win = win rate as undercover or blank.",
+        f"refused actions: {dict(persona.errors + baseline.errors) or 'none'}",
+        f"SUMMARY arena games={persona.games} seed={seed} persona_civilian_win={persona.civilian_rate:.1%} "
+        f"baseline_civilian_win={baseline.civilian_rate:.1%} margin={margin:+.1f}pp refused_actions={errors}",
+    ]
+    return "\n".join(lines)
+
+
+def _pad(text: str, width: int) -> str:
+    """Left-align `text` in `width` terminal columns (CJK characters take two)."""
+    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return text + " " * max(0, width - used)
+
+
+def _pct(part: int, whole: int) -> str:
+    return f"{part / whole:.1%}" if whole else "-"
+
+
+def _label(config: dict[str, Any]) -> str:
+    parts = [f"{config['n_players']}p {config['n_undercover']}uc"]
+    if config.get("n_blank"):
+        parts.append(f"{config['n_blank']}blank")
+    if config.get("tie_break"):
+        parts.append(str(config["tie_break"]))
+    return " ".join(parts)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--every", type=int, default=25, help="a progress line every N games (0: none)")
+    args = parser.parse_args(argv)
+    persona, baseline = run(args.games, args.seed, args.every)
+    print(report(persona, baseline, args.seed))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,192 @@
+"""Text measures over the public word-pair library: a word's clues, how well a speech fits them, key phrases.
+
+Pure and cached. The library is public data (`wordpairs/*.json`), so using it is no peeking: a bot only
+ever looks up its *own* word's clues, and — as a blank guessing — every word's clues.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable
+from functools import lru_cache
+
+from app.bots.personas import PERSONAS
+from app.games.undercover.text import contains_word, normalise
+from app.games.undercover.wordpairs import Word, default_library
+
+MAX_TEXT = 500
+# Function characters that say nothing about a word; they are ignored when texts are compared.
+STOP = frozenset("的了我是一个这那就说很有在不都吧呢啊和也它他她们你大家吗呀哦嗯么之其且而与及或把被让给对于"
+                 "吗嘛哈呃诶唔咦哎嘿哼啦咧号前面后点觉得想要会能到过还再又才只太真")
+
+
+def own_clues(word: str | None) -> tuple[str, ...]:
+    """The library clues of `word`; empty for a blank or a word the library does not know."""
+    if not word:
+        return ()
+    found = default_library().find_word(word)
+    return found.clues if found else ()
+
+
+@lru_cache(maxsize=1)
+def all_words() -> tuple[Word, ...]:
+    """Every word of the library once, in library order."""
+    seen: dict[str, Word] = {}
+    for pair in default_library().pairs():
+        for word in (pair.a, pair.b):
+            seen.setdefault(word.word, word)
+    return tuple(seen.values())
+
+
+@lru_cache(maxsize=1)
+def _template_bits() -> tuple[str, ...]:
+    """The fixed text of every persona template (normalised, 2+ characters), longest first."""
+    bits: set[str] = set()
+    for persona in PERSONAS:
+        for group in (persona.speak, persona.speak_undercover, persona.vague, persona.last_words,
+                      persona.vote_comments):
+            for template in group:
+                for literal, _, _, _ in string.Formatter().parse(template):
+                    key = normalise(literal)
+                    if len(key) >= 2:
+                        bits.add(key)
+    return tuple(sorted(bits, key=len, reverse=True))
+
+
+@lru_cache(maxsize=65536)
+def core(text: str) -> str:
+    """`text` normalised with the bots' own template wording cut out ("|" marks each cut).
+
+    So "天哪！一想到它我就激动——走秀！！" compares as "走秀": template words say nothing about a word.
+    """
+    norm = normalise(text)
+    for bit in _template_bits():
+        if bit in norm:
+            norm = norm.replace(bit, "|")
+    return norm
+
+
+@lru_cache(maxsize=65536)
+def content(text: str) -> frozenset[str]:
+    """The meaningful characters of `text` (template wording and stop characters dropped)."""
+    return frozenset(ch for ch in core(text) if ch.isalpha() and ch not in STOP)
+
+
+def overlap(a: str, b: str) -> float:
+    """Share of `a`'s meaningful characters that also appear in `b` (0…1)."""
+    ca = content(a)
+    return len(ca & content(b)) / len(ca) if ca else 0.0
+
+
+@lru_cache(maxsize=65536)
+def _fit(text: str, clues: tuple[str, ...]) -> float:
+    norm = core(text)
+    best = 0.0
+    for clue in clues:
+        key = normalise(clue)
+        if key and key in norm:
+            return 1.0
+        best = max(best, 0.7 * overlap(clue, text))
+    return best
+
+
+def fit(text: str | None, clues: tuple[str, ...]) -> float:
+    """How well a speech fits a word's clues: 1.0 when it holds a clue, else a partial character overlap."""
+    if not text or not clues:
+        return 0.0
+    return _fit(text, clues)
+
+
+@lru_cache(maxsize=1)
+def _clue_owners() -> dict[str, tuple[Word, ...]]:
+    """Normalised clue → the words that have it."""
+    owners: dict[str, list[Word]] = {}
+    for word in all_words():
+        for clue in word.clues:
+            owners.setdefault(normalise(clue), []).append(word)
+    return {clue: tuple(words) for clue, words in owners.items()}
+
+
+@lru_cache(maxsize=1)
+def _char_owners() -> dict[str, tuple[Word, ...]]:
+    """Meaningful character → the words one of whose clues holds it."""
+    owners: dict[str, dict[str, Word]] = {}
+    for word in all_words():
+        for clue in word.clues:
+            for ch in content(clue):
+                owners.setdefault(ch, {})[word.word] = word
+    return {ch: tuple(words.values()) for ch, words in owners.items()}
+
+
+def candidate_words(texts: Iterable[str]) -> list[Word]:
+    """Words worth scoring against `texts`: those with a clue said verbatim, else those sharing a character."""
+    texts = list(texts)
+    exact = {w.word: w for t in texts for p in phrases_of(t) for w in _clue_owners().get(p, ())}
+    if exact:
+        return list(exact.values())
+    near = {w.word: w for t in texts for ch in content(t) for w in _char_owners().get(ch, ())}
+    return list(near.values())
+
+
+def uses_clue(texts: Iterable[str], clue: str) -> bool:
+    """True when one of `texts` already contains `clue`."""
+    key = normalise(clue)
+    return any(key in normalise(text) for text in texts)
+
+
+@lru_cache(maxsize=1)
+def _clue_index() -> dict[str, tuple[str, ...]]:
+    """Every library clue (normalised), grouped by first character, longest first."""
+    index: dict[str, list[str]] = {}
+    for word in all_words():
+        for clue in word.clues:
+            key = normalise(clue)
+            if key:
+                index.setdefault(key[0], []).append(key)
+    return {ch: tuple(sorted(set(group), key=len, reverse=True)) for ch, group in index.items()}
+
+
+@lru_cache(maxsize=65536)
+def phrases_of(text: str) -> tuple[str, ...]:
+    """The key phrases of a speech: the library clues in it (longest match at each place, left to right),
+    else its longest run of content characters; empty when it has none."""
+    norm = core(text)
+    index = _clue_index()
+    found: list[str] = []
+    i = 0
+    while i < len(norm):
+        match = next((clue for clue in index.get(norm[i], ()) if norm.startswith(clue, i)), None)
+        if match:
+            found.append(match)
+            i += len(match)
+        else:
+            i += 1
+    if found:
+        return tuple(dict.fromkeys(found))
+    run = _longest_run(norm)
+    return (run,) if run else ()
+
+
+def phrase_of(text: str) -> str:
+    """The main phrase of a speech: its longest key phrase, or ''."""
+    return max(phrases_of(text), key=len, default="")
+
+
+def _longest_run(norm: str) -> str:
+    run, longest = "", ""
+    for ch in norm:
+        if ch in STOP or not ch.isalpha():
+            run = ""
+            continue
+        run += ch
+        if len(run) > len(longest):
+            longest = run
+    return longest[:6]
+
+
+def is_safe(text: str, word: str | None) -> bool:
+    """A text the server will accept from a seat holding `word`: non-empty, short enough, no own word."""
+    stripped = text.strip()
+    if not stripped or len(stripped) > MAX_TEXT:
+        return False
+    return not (word and contains_word(stripped, word))

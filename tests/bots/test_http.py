@@ -1,0 +1,212 @@
+"""Bots against the real server (uvicorn in a subprocess): the lobby filler and bot-only self-play."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+
+import httpx
+import pytest
+
+from app.bots import selfplay
+from app.bots.llm import LLMBrain
+from app.bots.personas import persona_of_handle
+from app.bots.runner import LobbyFiller
+from tests.api.table import Table, lowest_other
+from tests.conftest import _wipe
+from tests.e2e.server import Server, free_port
+
+KEY = "test-bots-official-key"
+WATCHED = ("speech_contains_secret_word", "text_too_long", "wrong_phase")
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str) -> Iterator[Server]:
+    running = Server(database_url, WODI_OFFICIAL_BOT_KEY=KEY).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+async def wiped(database_url: str) -> AsyncIterator[None]:
+    yield
+    await _wipe(database_url)
+
+
+async def _until(condition, seconds: float) -> None:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + seconds
+    while not await condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.1)
+
+
+async def test_bots_fill_a_waiting_room_and_play_it_to_the_end(server: Server, wiped: None) -> None:
+    dead_llm = LLMBrain(f"http://127.0.0.1:{free_port()}/v1", timeout=1)  # every answer falls back
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.5, llm=dead_llm, poll_interval=0.2, think=0.0)
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            table = Table(client, 1, n_players=6, n_undercover=1, speak_timeout=5, vote_timeout=5)
+            created_at = time.monotonic()
+            await table.open(fill=False)
+            await filler.start()
+            snap = await table.snap(0)
+            while snap["status"] == "waiting":
+                assert time.monotonic() - created_at < 20, "bots did not fill the room"
+                snap = await table.snap(0, wait=5, wait_for="any_change")
+            assert time.monotonic() - created_at >= 0.5, "bots must wait fill_after seconds"
+            bots = [p for p in snap["players"] if p["seat"] != 0]
+            assert len(bots) == 5 and all(p["is_official"] for p in bots)
+            personas = [persona_of_handle(p["name"]) for p in bots]
+            assert None not in personas and len({p.slug for p in personas if p}) == 5, "one bot per persona"
+            assert {p["display_name"] for p in bots} <= {p.name_for(i) for p in personas if p for i in (1, 2)}
+            while snap["status"] == "in_progress":
+                snap = await table.snap(0, wait=10, wait_for="your_turn")
+                if snap["status"] == "in_progress" and snap["you"]["your_turn"]:
+                    body = lowest_other(table, 0, snap)
+                    assert body is not None
+                    response = await table.act(0, body)
+                    if response.status_code != 200 and body["type"] == "speak":
+                        await table.act(0, {"type": "skip"})
+            assert snap["status"] == "finished"
+            log = snap["public_log"]
+            bot_seats = {p["seat"] for p in bots}
+            assert any(e["type"] == "speech_posted" and e["seat"] in bot_seats for e in log)
+            assert not [e for e in log if e["type"] == "speech_skipped" and e["seat"] in bot_seats]
+
+            async def idle() -> bool:
+                return not filler.busy()
+
+            await _until(idle, 15)
+        assert filler.joins == 5 and filler.stats.games == 5
+        assert not {code: n for code, n in filler.stats.errors.items() if code in WATCHED}
+        assert sum(filler.stats.errors.values()) == 0, filler.stats.errors
+        assert dead_llm.stats["error"] > 0 and dead_llm.stats["used"] == 0
+    finally:
+        await filler.stop()
+    assert not filler.running
+
+
+async def test_a_wrong_official_key_turns_the_filler_off(server: Server, wiped: None) -> None:
+    filler = LobbyFiller(server.base_url, "not-the-key", fill_after=0.0, poll_interval=0.2)
+    await filler.start()
+
+    async def stopped() -> bool:
+        return not filler.running
+
+    await _until(stopped, 5)
+    await filler.stop()
+    empty = LobbyFiller(server.base_url, "", fill_after=0.0)
+    await empty.start()
+    assert not empty.running
+    await empty.stop()
+
+
+async def test_partial_fill_puts_at_most_one_bot_per_persona_in_each_room(server: Server, wiped: None) -> None:
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, partial=True)
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            big = Table(client, 1, n_players=12, n_undercover=3)
+            small = Table(client, 1, n_players=8, n_undercover=2)
+            await big.open(fill=False)
+            await small.open(fill=False)
+            await filler.start()
+
+            async def both_seated() -> bool:
+                return len(filler.busy()) == 12
+
+            await _until(both_seated, 15)
+            for table in (big, small):
+                snap = await table.snap(0)
+                assert snap["status"] == "waiting"  # six bots at most: one per persona
+                slugs = [persona_of_handle(p["name"]) for p in snap["players"] if p["seat"] != 0]
+                assert len(slugs) == 6 and len({p.slug for p in slugs if p}) == 6
+            seated = filler.busy()
+            await filler.stop()  # a restart: the new filler gets fresh keys and goes back to the same rooms
+            filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, partial=True)
+            await filler.start()
+
+            async def resumed() -> bool:
+                return filler.busy() == seated
+
+            await _until(resumed, 10)
+            for table in (big, small):  # the hosts give up: the bots leave and are free again
+                cancelled = await client.post(f"/api/matches/{table.match_id}/abort", headers=table.h(0))
+                assert cancelled.status_code == 200, cancelled.text
+
+            async def idle() -> bool:
+                return not filler.busy()
+
+            await _until(idle, 10)
+    finally:
+        await filler.stop()
+
+
+async def test_by_default_bots_only_take_rooms_they_can_complete(server: Server, wiped: None) -> None:
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0)
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            big = Table(client, 1, n_players=12, n_undercover=3)
+            await big.open(fill=False)
+            small = Table(client, 1, n_players=4, n_undercover=1, speak_timeout=2, vote_timeout=2)
+            await small.open(fill=False)
+            await filler.start()
+            snap = await small.snap(0)
+            while snap["status"] == "waiting":
+                snap = await small.snap(0, wait=5, wait_for="any_change")
+            conceded = await client.post(f"/api/matches/{small.match_id}/concede", headers=small.h(0))
+            assert conceded.status_code == 200, conceded.text
+            assert (await small.snap(None, wait=20, wait_for="match_finished"))["status"] == "finished"
+            assert [p["seat"] for p in (await big.snap(0))["players"]] == [0]  # 11 open seats > 6 personas
+            await client.post(f"/api/matches/{big.match_id}/abort", headers=big.h(0))
+    finally:
+        await filler.stop()
+
+
+async def test_two_bots_per_persona_can_fill_a_twelve_seat_table(server: Server, wiped: None) -> None:
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, max_per_persona=2)
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            table = Table(client, 1, n_players=12, n_undercover=3)
+            await table.open(fill=False)
+            await filler.start()
+            snap = await table.snap(0)
+            while snap["status"] == "waiting":
+                snap = await table.snap(0, wait=5, wait_for="any_change")
+            slugs = Counter(p.slug for p in (persona_of_handle(x["name"]) for x in snap["players"][1:]) if p)
+            assert sum(slugs.values()) == 11 and max(slugs.values()) == 2
+            conceded = await client.post(f"/api/matches/{table.match_id}/concede", headers=table.h(0))
+            assert conceded.status_code == 200, conceded.text
+            final = await table.snap(None, wait=25, wait_for="match_finished")
+            assert final["status"] == "finished"
+
+            async def idle() -> bool:
+                return not filler.busy()
+
+            await _until(idle, 10)
+        assert sum(filler.stats.errors.values()) == 0, filler.stats.errors
+    finally:
+        await filler.stop()
+
+
+async def test_the_filler_survives_a_dead_server_and_stops_cleanly() -> None:
+    filler = LobbyFiller(f"http://127.0.0.1:{free_port()}", KEY, fill_after=0.0, poll_interval=0.2)
+    await filler.start()
+    await asyncio.sleep(1.5)
+    assert filler.running  # still retrying with back-off
+    started = time.perf_counter()
+    await filler.stop()
+    assert time.perf_counter() - started < 2 and not filler.running
+
+
+async def test_selfplay_over_http_gets_none_of_the_forbidden_errors(server: Server, wiped: None) -> None:
+    result = await selfplay.run(server.base_url, KEY, games=10, tables=5, every=0)
+    assert result.games == 10 and not result.failures
+    assert result.watched() == dict.fromkeys(WATCHED, 0)
+    assert sum(result.stats.errors.values()) == 0, result.stats.errors
+    assert result.timeouts == 0
+    assert "SUMMARY selfplay games=10 speech_contains_secret_word=0 text_too_long=0 wrong_phase=0" in selfplay.report(
+        result, 5)
