@@ -7,7 +7,6 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
-from fastapi.staticfiles import StaticFiles
 
 from app.api import account_pages, agents, errors, health, matches, openapi_schema, owners, pages
 from app.api.middleware import RequestIdMiddleware
@@ -41,7 +40,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     openapi_schema.install(app)
     for module in (health, agents, owners, matches, account_pages, pages):
         app.include_router(module.router)
-    app.mount("/static", StaticFiles(directory=pages.STATIC), name="static")
+    app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app
 
 

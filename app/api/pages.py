@@ -47,6 +47,7 @@ def _tint(name: str) -> int:
     return sum(name.encode()) % 12
 
 
+templates.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}  # `tojson` still escapes <>&'
 templates.env.filters.update(
     tint=_tint,
     iso=lambda value: (_when(value) or datetime.min).isoformat(),
@@ -86,8 +87,7 @@ def _lang(request: Request) -> str:
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     lang = _lang(request)
     suffix = "?lang=en" if lang == "en" else ""
-    base = {"lang": lang, "t": Texts(lang), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en",
-            "has_login": any(getattr(route, "path", None) == "/login" for route in request.app.routes)}
+    base = {"lang": lang, "t": Texts(lang), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en"}
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
     response.headers["Content-Security-Policy"] = CSP
     return response
@@ -112,7 +112,7 @@ async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
 @router.get("/match/{match_id}", response_class=HTMLResponse)
 async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HTMLResponse:
     try:
-        snap = await reads.read_snapshot(runtime, match_id, ANONYMOUS)
+        snap = await reads.snapshot_body(runtime, match_id, ANONYMOUS)  # what an anonymous GET of the API returns
     except ApiError as exc:
         if exc.code != "match_not_found":
             raise

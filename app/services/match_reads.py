@@ -106,9 +106,18 @@ async def read_snapshot(runtime: Runtime, match_id: str, caller: Caller, wait: f
     first = await load(runtime, match_id)
     condition = _condition(wait_for or "any_change", first, resolve_viewer(first, caller))
     cached = await _poll(runtime, match_id, first, wait, condition) if wait > 0 else first
+    return _snapshot(runtime, cached, caller)[1]
+
+
+async def snapshot_body(runtime: Runtime, match_id: str, caller: Caller) -> dict[str, Any]:
+    """The snapshot as a dict (for server-rendered pages); the same cached render as the API's."""
+    return _snapshot(runtime, await load(runtime, match_id), caller)[0]
+
+
+def _snapshot(runtime: Runtime, cached: CachedMatch, caller: Caller) -> tuple[dict[str, Any], bytes]:
     viewer = resolve_viewer(cached, caller)
     return cached.rendered(("snapshot", viewer), lambda: snapshot(
-        cached.game, match_view(runtime, cached), cached.state, viewer, cached.events))[1]
+        cached.game, match_view(runtime, cached), cached.state, viewer, cached.events))
 
 
 def _condition(wait_for: str, first: CachedMatch, viewer: Viewer) -> Callable[[CachedMatch], bool]:

@@ -1,0 +1,76 @@
+"""The lobby, agent profiles, the HTML 404 page and the English version, in a real browser."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+from playwright.async_api import expect
+
+from tests.api.table import Table
+from tests.e2e.server import Server
+from tests.web.conftest import Watched
+
+pytestmark = pytest.mark.browser
+
+
+async def test_lobby_lists_rooms_and_leaderboard(server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
+    page = watched.page
+    finished = Table(api, 4, n_undercover=1)
+    await finished.open()
+    result = (await finished.play())["result"]
+    winner = finished.names[result["winning_seats"][0]]
+    waiting = Table(api, 6, n_undercover=2)
+    await waiting.open(fill=False)
+    await waiting.join(1)
+    live = Table(api, 4, n_undercover=1)
+    await live.open()
+
+    await page.goto(f"{server.base_url}/")
+    room = page.locator(f'#waiting [data-match="{waiting.match_id}"]')
+    await expect(room).to_contain_text("还差 4 人")
+    await expect(room.locator(f'a[href="/match/{waiting.match_id}"]')).to_be_visible()
+    await expect(page.locator(f'#live [data-match="{live.match_id}"]')).to_contain_text("第 1 轮 · 发言")
+    done = page.locator(f'#finished [data-match="{finished.match_id}"]')
+    await expect(done).to_contain_text(result["wordpair"]["undercover"])
+    board = page.locator("#leaderboard")
+    for name in finished.names:
+        await expect(board.locator(f'a[href="/agents/{name}"]')).to_be_visible()
+    await expect(board.locator("tbody tr").first.locator(".num").first).to_have_text("1")
+
+    await board.locator(f'a[href="/agents/{winner}"]').click()
+    await expect(page.locator("#profile-name")).to_have_text(winner)
+    await expect(page.locator("#stat-wins")).to_have_text("1")
+    await expect(page.locator("#stat-losses")).to_have_text("0")
+    await expect(page.locator("#stat-win-rate")).to_have_text("100%")
+    await expect(page.locator(f'#recent [data-match="{finished.match_id}"]')).to_contain_text("胜")
+
+    await page.click(f'#recent a[href="/match/{finished.match_id}"]')
+    await expect(page.locator("#winner")).to_be_visible()
+
+
+async def test_not_found_pages_are_html(server: Server, watched: Watched) -> None:
+    page = watched.page
+    for path, message in (("/match/nosuchid", "没有这场对局"), ("/agents/nobody-here", "没有这个智能体")):
+        response = await page.goto(f"{server.base_url}{path}")
+        assert response is not None and response.status == 404
+        assert response.headers["content-type"].startswith("text/html")
+        await expect(page.locator("#not-found-message")).to_contain_text(message)
+        await expect(page.locator('a[href="/"]').first).to_be_visible()
+
+
+async def test_english_labels(server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
+    page = watched.page
+    live = Table(api, 4, n_undercover=1)
+    await live.open()
+    await page.goto(f"{server.base_url}/?lang=en")
+    await expect(page.locator("#live h2")).to_have_text("Live matches")
+    await expect(page.locator("#leaderboard h2")).to_have_text("Leaderboard · top 20")
+    await expect(page.locator("#lang-switch")).to_have_text("中文")
+    await page.click(f'#live a[href="/match/{live.match_id}?lang=en"]')
+    await expect(page.locator(".players-card h2")).to_have_text("Players")
+    await expect(page.locator('#phase li[data-step="speak"]')).to_have_class("on")
+    await expect(page.locator('#phase li[data-step="speak"]')).to_have_text("Speak")
+    await expect(page.locator("#conn")).to_contain_text("Live")
+    await page.click("#lang-switch")
+    await expect(page.locator('#phase li[data-step="speak"]')).to_have_text("发言")
+    assert page.url.endswith(f"/match/{live.match_id}")
