@@ -80,13 +80,22 @@ async def app(database_url: str) -> AsyncIterator[FastAPI]:
     await _wipe(database_url)
 
 
+def check_envelope(status: int, body: Any) -> None:
+    """identity.md §15.3: `{"error", "message", "detail"}`, with `detail` repeating `error` and `message`."""
+    assert isinstance(body, dict) and set(body) == {"error", "message", "detail"}, (status, body)
+    assert isinstance(body["error"], str) and isinstance(body["message"], str) and body["message"], (status, body)
+    assert body["detail"]["error"] == body["error"] and body["detail"]["message"] == body["message"], (status, body)
+
+
 class RecordingClient(httpx.AsyncClient):
-    """Records every error response, so one test can check that all of them used the envelope."""
+    """Checks the envelope of every error response any test receives through it, as it arrives."""
 
     async def send(self, request: httpx.Request, **kwargs: Any) -> httpx.Response:  # type: ignore[override]
         response = await super().send(request, **kwargs)
-        if response.status_code >= 400 and "application/json" in response.headers.get("content-type", ""):
+        if response.status_code >= 400 and request.url.path.startswith(("/api/", "/healthz", "/readyz")):
             await response.aread()
+            assert response.headers.get("content-type", "").startswith("application/json"), request.url
+            check_envelope(response.status_code, response.json())
             SEEN_ERRORS.append((response.status_code, response.json()))
         return response
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
 from app.main import create_app
 from tests.api.helpers import assert_error
-from tests.conftest import SEEN_ERRORS, make_settings
+from tests.conftest import SEEN_ERRORS, check_envelope, make_settings
 
 
 async def test_health(client: httpx.AsyncClient) -> None:
@@ -40,8 +41,10 @@ async def test_crash_is_internal_error_with_request_id(app: FastAPI) -> None:
     assert "secret stack detail" not in response.text and "Traceback" not in response.text
 
 
-async def test_every_error_seen_by_the_suite_used_the_envelope() -> None:
-    # Runs last in this module; SEEN_ERRORS collects error responses from every test that ran before it.
-    for status, body in SEEN_ERRORS:
-        assert set(body) == {"error", "message", "detail"}, (status, body)
-        assert body["detail"]["error"] == body["error"] and body["detail"]["message"] == body["message"]
+async def test_the_recording_client_checks_every_error(client: httpx.AsyncClient) -> None:
+    # Every test's `client` checks each error response as it arrives (tests/conftest.py RecordingClient).
+    before = len(SEEN_ERRORS)
+    await client.get("/api/agents/me")
+    assert len(SEEN_ERRORS) == before + 1 and SEEN_ERRORS[-1][0] == 401
+    with pytest.raises(AssertionError):
+        check_envelope(400, {"detail": {"error": "x", "message": "y"}})
