@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
-from app.api.owners import set_session
+from app.api.owners import limit_accounts, set_session
 from app.db import owners as repo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
@@ -55,11 +55,11 @@ async def login_page(request: Request, owner_id: OwnerIdDep, redirect: str = "/m
     return _page(request, "account/login.html", redirect=safe_redirect(redirect))
 
 
-async def _form_login(request: Request, runtime: Runtime, action: Any, redirect: str) -> Response:
+async def _form_login(request: Request, runtime: Runtime, action: Any, redirect: str, bucket: str) -> Response:
     try:
         require_same_origin(request, runtime)
-        async with runtime.db.writer() as session:
-            owner = await action(session)
+        limit_accounts(runtime, request, bucket)
+        owner = await action()
     except ApiError as exc:
         return _page(request, "account/login.html", exc.status, redirect=safe_redirect(redirect), error=exc.message)
     response = _go(safe_redirect(redirect))
@@ -70,13 +70,14 @@ async def _form_login(request: Request, runtime: Runtime, action: Any, redirect:
 @router.post("/login")
 async def login_submit(request: Request, runtime: RuntimeDep, username: str = Form(""), password: str = Form(""),
                        redirect: str = Form("/my")) -> Response:
-    return await _form_login(request, runtime, lambda s: service.log_in(s, username, password), redirect)
+    return await _form_login(request, runtime, lambda: service.log_in(runtime, username, password), redirect, "login")
 
 
 @router.post("/signup")
 async def signup_submit(request: Request, runtime: RuntimeDep, username: str = Form(""), password: str = Form(""),
                         nickname: str = Form(""), redirect: str = Form("/my")) -> Response:
-    return await _form_login(request, runtime, lambda s: service.sign_up(s, username, password, nickname), redirect)
+    return await _form_login(request, runtime, lambda: service.create_account(runtime, username, password, nickname),
+                             redirect, "signup")
 
 
 @router.post("/logout")

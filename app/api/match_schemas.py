@@ -35,7 +35,7 @@ class ActionRequest(BaseModel):
     """One action (spec §2.3.1). Which fields are required depends on `type`."""
 
     model_config = ConfigDict(extra="ignore")
-    type: Literal["speak", "vote", "skip", "whisper", "last_words", "guess_word"]
+    type: Literal["speak", "vote", "skip", "whisper", "last_words", "guess_word", "concede"]
     text: str | None = Field(default=None, description="speak / whisper / last_words: at most 500 characters "
                              "(longer → 422 `text_too_long`)")
     target_seat: StrictInt | None = Field(default=None, description="vote / whisper")

@@ -51,14 +51,14 @@ async def _caller(runtime: Runtime, authorization: str | None, play_token: str |
 
 
 async def _writer(runtime: Runtime, authorization: str | None, play_token: str | None,
-                  owner_id: str | None = None) -> Caller:
+                  owner_id: str | None = None, ip: str = "") -> Caller:
     caller = await _caller(runtime, authorization, play_token, owner_id)
     if caller.agent is not None and agent_service.needs_seen(caller.agent):
         async with runtime.db.writer() as session:
             await agent_service.touch(session, caller.agent.agent_id)
-    key = caller.agent.agent_id if caller.agent else (caller.play_token or "")[:24]
-    if key:
-        runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)
+    # An unchecked play token is no identity: count those writes per client IP.
+    key = caller.agent.agent_id if caller.agent else f"ip:{ip}"
+    runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)
     return caller
 
 
@@ -109,9 +109,10 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
              responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
                                  "speech_contains_secret_word"))
-async def act(match_id: str, body: ActionRequest, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
-              authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token, owner_id)
+async def act(match_id: str, body: ActionRequest, request: Request, runtime: RuntimeDep, provider: ProviderDep,
+              owner_id: OwnerIdDep, authorization: AuthorizationHeader = None,
+              play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _writer(runtime, authorization, play_token, owner_id, client_ip(request))
     applied = await service.act(runtime, match_id, caller, body.model_dump(exclude_none=True))
     return _accepted(runtime, applied)
 
@@ -126,17 +127,17 @@ def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
 
 @router.post("/{match_id}/concede", response_model=ActionAccepted, summary="Concede: leave now, role revealed",
              responses=responses(*ACT_ERRORS))
-async def concede(match_id: str, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
+async def concede(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                   authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token, owner_id)
+    caller = await _writer(runtime, authorization, play_token, owner_id, client_ip(request))
     return _accepted(runtime, await service.concede(runtime, match_id, caller))
 
 
 @router.post("/{match_id}/abort", response_model=Aborted, summary="Host cancels a waiting match",
              responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting"))
-async def abort(match_id: str, runtime: RuntimeDep, provider: ProviderDep,
+async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
                 authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token)
+    caller = await _writer(runtime, authorization, play_token, ip=client_ip(request))
     applied = await service.abort(runtime, match_id, caller)
     return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
 

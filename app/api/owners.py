@@ -8,7 +8,7 @@ from fastapi import APIRouter, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
+from app.api.deps import OwnerIdDep, RuntimeDep, client_ip, require_same_origin
 from app.api.errors import responses
 from app.db import owners as repo
 from app.protocol.errors import ApiError
@@ -90,12 +90,21 @@ def require_owner(owner_id: str | None) -> str:
 
 
 @router.post("/owners", status_code=201, response_model=LoggedIn, summary="Sign up as an owner (logs you in)",
-             responses=responses("name_taken"))
-async def sign_up(body: Credentials, response: Response, runtime: RuntimeDep) -> dict[str, Any]:
-    async with runtime.db.writer() as session:
-        owner = await service.sign_up(session, body.username, body.password, body.nickname)
-        set_session(response, runtime, owner.owner_id)
-        return {"ok": True, "owner": service.owner_body(owner)}
+             responses=responses("name_taken", "bad_request"))
+async def sign_up(body: Credentials, request: Request, response: Response, runtime: RuntimeDep) -> dict[str, Any]:
+    limit_accounts(runtime, request, "signup")
+    owner = await service.create_account(runtime, body.username, body.password, body.nickname)
+    set_session(response, runtime, owner.owner_id)
+    return {"ok": True, "owner": service.owner_body(owner)}
+
+
+def limit_accounts(runtime: Runtime, request: Request, bucket: str) -> None:
+    """Per-IP caps on password attempts and sign-ups (argon2 is expensive, guessing should be too)."""
+    settings = runtime.settings
+    if bucket == "signup":
+        runtime.limiter.hit("signup", client_ip(request), settings.rate_limit_registrations_per_hour, 3600)
+    else:
+        runtime.limiter.hit("login", client_ip(request), settings.rate_limit_logins_per_minute, 60)
 
 
 @router.post("/auth/login", response_model=LoggedIn, summary="Log in (JSON, or an HTML form → 303)",
@@ -105,14 +114,16 @@ async def sign_up(body: Credentials, response: Response, runtime: RuntimeDep) ->
                  "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Credentials"}}}}})
 async def log_in(request: Request, runtime: RuntimeDep) -> Any:
     form = "application/x-www-form-urlencoded" in request.headers.get("content-type", "")
+    if form:
+        require_same_origin(request, runtime)  # login CSRF: a foreign page must not log a browser in
+    limit_accounts(runtime, request, "login")
     raw = dict(await request.form()) if form else await _json_body(request)
     try:
         creds = Credentials.model_validate(raw)
     except ValidationError as exc:
         raise ApiError("bad_request", "send a JSON object or a form with username and password",
                        errors=[{"loc": list(e["loc"]), "msg": e["msg"]} for e in exc.errors()]) from exc
-    async with runtime.db.writer() as session:
-        owner = await service.log_in(session, creds.username, creds.password)
+    owner = await service.log_in(runtime, creds.username, creds.password)
     if form:
         redirect = RedirectResponse(safe_redirect(str(raw.get("redirect") or "")), status_code=303)
         set_session(redirect, runtime, owner.owner_id)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -16,13 +17,16 @@ from app.db.types import utcnow
 from app.protocol.errors import ApiError
 from app.services import tokens
 
+if TYPE_CHECKING:
+    from app.runtime import Runtime
+
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$")
 _HASHER = PasswordHasher()
 # Verifying against a real hash for unknown users keeps their timing the same as for known ones.
 _DUMMY_HASH = _HASHER.hash("not-a-real-password")
 
 
-def _check_new_account(username: str, password: str) -> None:
+def check_new_account(username: str, password: str) -> None:
     if not USERNAME.fullmatch(username):
         raise ApiError("bad_request", "username: 3–32 letters, digits, '_', '.', '-', starting with a letter or digit",
                        field="username")
@@ -30,13 +34,17 @@ def _check_new_account(username: str, password: str) -> None:
         raise ApiError("bad_request", "password: 8 to 256 characters", field="password")
 
 
-async def sign_up(session: AsyncSession, username: str, password: str, nickname: str | None) -> Owner:
-    """Create an owner; the password is kept only as an argon2 hash."""
+async def hash_password(password: str) -> str:
+    """argon2 is deliberately slow (~0.1 s): run it off the event loop."""
+    return await asyncio.to_thread(_HASHER.hash, password)
+
+
+async def sign_up(session: AsyncSession, username: str, password_hash: str, nickname: str | None) -> Owner:
+    """Create an owner from a hash made by `hash_password` (outside any transaction)."""
     username = username.strip()
-    _check_new_account(username, password)
     if await repo.by_username(session, username.lower()) is not None:
         raise ApiError("name_taken", f"the username {username!r} is taken", field="username")
-    owner = Owner(owner_id=tokens.new_owner_id(), username=username.lower(), password_hash=_HASHER.hash(password),
+    owner = Owner(owner_id=tokens.new_owner_id(), username=username.lower(), password_hash=password_hash,
                   nickname=(nickname or "").strip()[:64] or username, created_at=utcnow(), last_login_at=utcnow())
     session.add(owner)
     try:
@@ -46,17 +54,22 @@ async def sign_up(session: AsyncSession, username: str, password: str, nickname:
     return owner
 
 
-async def log_in(session: AsyncSession, username: str, password: str) -> Owner:
-    """The owner for these credentials, or 401 `login_required` (same answer for unknown user and bad password)."""
+async def verify_login(session: AsyncSession, username: str, password: str) -> str:
+    """The owner id for these credentials, or 401 `login_required` (same answer, same cost, for an unknown user)."""
     owner = await repo.by_username(session, username.strip().lower())
     try:
-        _HASHER.verify(owner.password_hash if owner else _DUMMY_HASH, password)
+        await asyncio.to_thread(_HASHER.verify, owner.password_hash if owner else _DUMMY_HASH, password)
     except (VerificationError, InvalidHashError):
         owner = None
     if owner is None:
         raise ApiError("login_required", "wrong username or password")
-    if _HASHER.check_needs_rehash(owner.password_hash):
-        owner.password_hash = _HASHER.hash(password)
+    return owner.owner_id
+
+
+async def record_login(session: AsyncSession, owner_id: str) -> Owner:
+    owner = await repo.by_id(session, owner_id)
+    if owner is None:
+        raise ApiError("login_required", "wrong username or password")
     owner.last_login_at = utcnow()
     return owner
 
@@ -88,3 +101,19 @@ async def claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
     agent.claim_token = None
     agent.claimed_at = utcnow()
     return agent
+
+
+async def create_account(runtime: Runtime, username: str, password: str, nickname: str | None) -> Owner:
+    """Sign-up: validate, hash off the loop and outside any transaction, then one short write."""
+    check_new_account(username.strip(), password)
+    password_hash = await hash_password(password)
+    async with runtime.db.writer() as session:
+        return await sign_up(session, username, password_hash, nickname)
+
+
+async def log_in(runtime: Runtime, username: str, password: str) -> Owner:
+    """Login: verify in a read (off the loop), then record the login in a short write."""
+    async with runtime.db.reader() as session:
+        owner_id = await verify_login(session, username, password)
+    async with runtime.db.writer() as session:
+        return await record_login(session, owner_id)

@@ -15,13 +15,13 @@ class RateLimiter:
     def __init__(self, enabled: bool = True, clock: Callable[[], float] = time.monotonic) -> None:
         self.enabled = enabled
         self._clock = clock
-        self._windows: dict[tuple[str, str], tuple[float, int]] = {}
+        self._windows: dict[tuple[str, str], tuple[float, int, float]] = {}
 
     def hit(self, bucket: str, key: str, limit: int, window: float) -> None:
         if not self.enabled:
             return
         now = self._clock()
-        started, count = self._windows.get((bucket, key), (now, 0))
+        started, count, _ = self._windows.get((bucket, key), (now, 0, window))
         if now - started >= window:
             started, count = now, 0
         if count >= limit:
@@ -33,9 +33,13 @@ class RateLimiter:
                 bucket=bucket,
                 retry_after=retry,
             )
-        self._windows[(bucket, key)] = (started, count + 1)
-        if len(self._windows) > 100_000:
-            self._forget_old(now, window)
+        self._windows[(bucket, key)] = (started, count + 1, window)
+        if len(self._windows) > self._prune_at:
+            self._forget_expired(now)
 
-    def _forget_old(self, now: float, window: float) -> None:
-        self._windows = {k: v for k, v in self._windows.items() if now - v[0] < window}
+    _prune_at = 100_000
+
+    def _forget_expired(self, now: float) -> None:
+        """Drop windows that have run out (each by its own length); prune again only after the map doubles."""
+        self._windows = {k: v for k, v in self._windows.items() if now - v[0] < v[2]}
+        self._prune_at = max(100_000, 2 * len(self._windows))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
@@ -56,9 +56,11 @@ def safe_redirect(path: str | None, default: str = "/my") -> str:
 
 def allowed_return_to(url: str | None, hosts: frozenset[str]) -> str | None:
     """`return_to` only when it is an http(s) URL whose host is exactly on the allowlist (identity.md §15.2)."""
-    if not url:
+    if not url or any(ch in url for ch in "\\\x7f") or any(ch.isspace() or ord(ch) < 32 for ch in url):
         return None
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname or parts.hostname.lower() not in hosts:
         return None
-    return url
+    if parts.username is not None or parts.password is not None:
+        return None
+    return urlunsplit(parts)

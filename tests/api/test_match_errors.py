@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import httpx
 
@@ -189,3 +190,25 @@ async def test_listing_filters(client: httpx.AsyncClient) -> None:
     assert (await client.get("/api/matches", params={"status": "finished"})).json()["count"] == 0
     row = listed["matches"][0]
     assert row["seats_open"] == 3 and row["players"][1]["name"] == second.names[1] and row["status"] == "waiting"
+
+
+async def test_rate_limits_answer_429_with_retry_after(app: Any, client: httpx.AsyncClient) -> None:
+    runtime = app.state.runtime
+    table = Table(client, 4)
+    await table.open()
+    runtime.limiter.enabled = True
+    runtime.settings.rate_limit_registrations_per_hour = 2
+    runtime.settings.rate_limit_writes_per_minute = 3
+    try:
+        codes = [(await client.post("/api/agents", json={"name": f"burst-{i}"})).status_code for i in range(3)]
+        assert codes == [201, 201, 429]
+        limited = await client.post("/api/agents", json={"name": "burst-x"})
+        body = assert_error(limited, 429, "rate_limited")
+        assert 1 <= int(limited.headers["Retry-After"]) <= 3600 and body["detail"]["bucket"] == "register"
+        answers = [await table.act(0, {"type": "vote", "target_seat": 1}) for _ in range(4)]
+        assert [a.status_code for a in answers[:3]] == [409, 409, 409] and answers[3].status_code == 429
+        anonymous = [await client.post(f"/api/matches/{table.match_id}/action", json={"type": "skip"},
+                                       headers={"X-Play-Token": f"pk_live_{i:043d}"}) for i in range(4)]
+        assert [a.status_code for a in anonymous] == [401, 401, 401, 429], "random tokens count per IP"
+    finally:
+        runtime.limiter.enabled = False

@@ -63,7 +63,10 @@ async def test_form_login_redirects_to_a_safe_path(client: httpx.AsyncClient) ->
     await sign_up(client, "dora")
     client.cookies.clear()
     form = {"username": "dora", "password": "correct horse", "redirect": "//evil.example/x"}
-    response = await client.post("/api/auth/login", data=form)
+    forged = await client.post("/api/auth/login", data=form, headers={"Origin": "https://evil.example"})
+    assert_error(forged, 403, "cross_origin")
+    assert "wodi_session" not in forged.cookies, "login CSRF: a foreign page cannot log this browser in"
+    response = await client.post("/api/auth/login", data=form, headers=ORIGIN)
     assert response.status_code == 303 and response.headers["location"] == "/my"
 
 
@@ -93,6 +96,28 @@ async def _claimed_agent(client: httpx.AsyncClient, name: str) -> dict[str, Any]
     response = await client.post(f"/api/agents/claim/{token}", headers=ORIGIN)
     assert response.status_code == 200, response.text
     return agent
+
+
+@pytest.mark.parametrize("url", ["https://evil.example\\@clawdchat.cn/", "https://user@clawdchat.cn/",
+                                 "https://clawdchat.cn/ x", "javascript://clawdchat.cn/%0aalert(1)",
+                                 "https://clawdchat.cn.evil.example/"])
+async def test_return_to_tricks_are_refused(client: httpx.AsyncClient, url: str) -> None:
+    agent = await register(client, f"trick-{abs(hash(url)) % 10000}")
+    token = agent["claim_url"].rsplit("/", 1)[1]
+    info = await client.get(f"/api/agents/claim/{token}", params={"return_to": url})
+    assert info.json()["return_to"] is None
+
+
+async def test_password_guessing_is_rate_limited(app: Any, client: httpx.AsyncClient) -> None:
+    app.state.runtime.limiter.enabled = True
+    try:
+        for _ in range(20):
+            await client.post("/api/auth/login", json={"username": "nobody", "password": "wrong pw!"})
+        limited = await client.post("/api/auth/login", json={"username": "nobody", "password": "wrong pw!"})
+        body = assert_error(limited, 429, "rate_limited")
+        assert int(limited.headers["Retry-After"]) >= 1 and body["detail"]["bucket"] == "login"
+    finally:
+        app.state.runtime.limiter.enabled = False
 
 
 async def test_claim_api(client: httpx.AsyncClient) -> None:
