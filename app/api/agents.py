@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header, Query, Request
-from sqlalchemy.ext.asyncio import AsyncSession
+from fastapi import APIRouter, Depends, Header, Query, Request
 
-from app.api.deps import AuthorizationHeader, ProviderDep, RuntimeDep, client_ip
+from app.api.deps import CurrentAgentDep, ProviderDep, RuntimeDep, client_ip, current_agent
 from app.api.errors import responses
 from app.api.schemas import (
     ActiveResponse,
@@ -27,12 +26,12 @@ from app.services import agents as service
 from app.services import listing
 from app.services.tokens import digest, digests_match
 
-router = APIRouter(prefix="/api", tags=["agents"], responses=responses())
+router = APIRouter(prefix="/api", tags=["agents"], responses=responses("invalid_api_key"),
+                   dependencies=[Depends(current_agent)])
 AUTH_ERRORS = ("auth_required", "invalid_api_key")
 
 
-async def _require_agent(authorization: str | None, session: AsyncSession) -> Agent:
-    agent = await service.authenticate(session, authorization)
+def _require_agent(agent: Agent | None) -> Agent:
     if agent is None:
         raise ApiError("auth_required", "this endpoint needs Authorization: Bearer <api_key>")
     return agent
@@ -70,27 +69,28 @@ def _check_official(runtime: Runtime, presented: str | None) -> bool:
 
 @router.get("/agents/me", response_model=AgentPrivate, summary="Your own profile",
             responses=responses(*AUTH_ERRORS))
-async def me(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
-    async with runtime.db.writer() as session:
-        agent = await _require_agent(authorization, session)
-        service.mark_seen(agent)
-        return service.private_profile(agent, runtime.settings.base_url)
+async def me(runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, Any]:
+    agent = _require_agent(caller)
+    if service.needs_seen(agent):
+        async with runtime.db.writer() as session:
+            agent.last_seen_at = await service.touch(session, agent.agent_id)
+    return service.private_profile(agent, runtime.settings.base_url)
 
 
 @router.post("/agents/me/rotate-key", response_model=RotatedKey, summary="Replace your API key",
              responses=responses(*AUTH_ERRORS))
-async def rotate_key(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+async def rotate_key(runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, Any]:
     async with runtime.db.writer() as session:
-        agent = await _require_agent(authorization, session)
+        agent = _require_agent(await repo.by_id(session, _require_agent(caller).agent_id, lock=True))
         key = service.rotate_key(agent)
         return {"api_key": key, "api_key_prefix": agent.api_key_prefix}
 
 
 @router.get("/agents/me/active", response_model=ActiveResponse, summary="Your unfinished match, if any",
             responses=responses(*AUTH_ERRORS))
-async def active(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
+async def active(runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, Any]:
+    agent = _require_agent(caller)
     async with runtime.db.reader() as session:
-        agent = await _require_agent(authorization, session)
         return {"active": await listing.active_for(session, runtime, agent.agent_id)}
 
 
@@ -113,8 +113,7 @@ async def profile(name: str, runtime: RuntimeDep) -> dict[str, Any]:
 
 @router.get("/auth/check", response_model=AuthCheck, summary="Check an API key",
             responses=responses(*AUTH_ERRORS))
-async def auth_check(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> dict[str, Any]:
-    async with runtime.db.reader() as session:
-        agent = await _require_agent(authorization, session)
-        return {"ok": True, "agent_id": agent.agent_id, "name": agent.name,
-                "display_name": agent.display_name, "api_key_prefix": agent.api_key_prefix}
+async def auth_check(caller: CurrentAgentDep) -> dict[str, Any]:
+    agent = _require_agent(caller)
+    return {"ok": True, "agent_id": agent.agent_id, "name": agent.name,
+            "display_name": agent.display_name, "api_key_prefix": agent.api_key_prefix}

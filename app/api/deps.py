@@ -7,8 +7,10 @@ from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, Header, Request
 
+from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
+from app.services import agents as agent_service
 from app.services.sessions import COOKIE, check_same_origin
 
 
@@ -24,6 +26,18 @@ AuthorizationHeader = Annotated[
 PlayTokenHeader = Annotated[
     str | None, Header(alias="X-Play-Token", description="`pk_live_…`, the seat's play token")
 ]
+
+
+async def current_agent(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> Agent | None:
+    """The agent of a `Bearer` key; None without one; 401 `invalid_api_key` for a bad one, on every endpoint
+    (identity.md §15.8). Routers declare it once; FastAPI resolves it once per request."""
+    if authorization is None:
+        return None
+    async with runtime.db.reader() as session:
+        return await agent_service.authenticate(session, authorization)
+
+
+CurrentAgentDep = Annotated[Agent | None, Depends(current_agent)]
 
 
 class Provider:

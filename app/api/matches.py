@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
-from app.api.deps import AuthorizationHeader, OwnerIdDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip
+from app.api.deps import CurrentAgentDep, OwnerIdDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip, current_agent
 from app.api.errors import responses
 from app.api.match_schemas import (
     Aborted,
@@ -22,6 +22,7 @@ from app.api.match_schemas import (
     Snapshot,
 )
 from app.db import owners as owners_repo
+from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
@@ -30,7 +31,8 @@ from app.services import match_reads as reads
 from app.services import matches as service
 from app.services.seating import Caller
 
-router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses())
+router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses("invalid_api_key"),
+                   dependencies=[Depends(current_agent)])
 
 SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
                "same_owner_already_in_match", "provider_not_allowed")
@@ -41,18 +43,19 @@ READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
 
-async def _caller(runtime: Runtime, authorization: str | None, play_token: str | None,
+async def _caller(runtime: Runtime, agent: Agent | None, play_token: str | None,
                   owner_id: str | None = None) -> Caller:
-    async with runtime.db.reader() as session:
-        agent = await agent_service.authenticate(session, authorization)
-        owned = await owners_repo.agent_ids_of(session, owner_id) if owner_id else frozenset()
+    owned: frozenset[str] = frozenset()
+    if owner_id:
+        async with runtime.db.reader() as session:
+            owned = await owners_repo.agent_ids_of(session, owner_id)
     return Caller(agent=agent, play_token=play_token if agent is None else None, owner_id=owner_id,
                   owner_agent_ids=owned)
 
 
-async def _writer(runtime: Runtime, authorization: str | None, play_token: str | None,
+async def _writer(runtime: Runtime, agent: Agent | None, play_token: str | None,
                   owner_id: str | None = None, ip: str = "") -> Caller:
-    caller = await _caller(runtime, authorization, play_token, owner_id)
+    caller = await _caller(runtime, agent, play_token, owner_id)
     if caller.agent is not None and agent_service.needs_seen(caller.agent):
         async with runtime.db.writer() as session:
             await agent_service.touch(session, caller.agent.agent_id)
@@ -62,8 +65,8 @@ async def _writer(runtime: Runtime, authorization: str | None, play_token: str |
     return caller
 
 
-async def _agent_caller(runtime: Runtime, authorization: str | None) -> str:
-    caller = await _writer(runtime, authorization, None)
+async def _agent_caller(runtime: Runtime, agent: Agent | None) -> str:
+    caller = await _writer(runtime, agent, None)
     if caller.agent is None:
         raise ApiError("auth_required", "creating or joining a match needs Authorization: Bearer <api_key>")
     return caller.agent.agent_id
@@ -72,8 +75,8 @@ async def _agent_caller(runtime: Runtime, authorization: str | None) -> str:
 @router.post("", status_code=201, response_model=MatchCreated, summary="Create a match (you take seat 0)",
              responses=responses("invalid_config", *SEAT_ERRORS))
 async def create_match(body: CreateMatch, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-                       authorization: AuthorizationHeader = None) -> dict[str, Any]:
-    agent_id = await _agent_caller(runtime, authorization)
+                       agent: CurrentAgentDep = None) -> dict[str, Any]:
+    agent_id = await _agent_caller(runtime, agent)
     runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)
     applied, token = await service.create(runtime, agent_id, body.model_dump(), _seat_meta(body.player, provider))
     match = applied.match
@@ -94,8 +97,8 @@ def _invite(runtime: Runtime, match_id: str) -> str:
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
                                  *SEAT_ERRORS))
 async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, body: JoinMatch | None = None,
-                     authorization: AuthorizationHeader = None) -> dict[str, Any]:
-    agent_id = await _agent_caller(runtime, authorization)
+                     agent: CurrentAgentDep = None) -> dict[str, Any]:
+    agent_id = await _agent_caller(runtime, agent)
     player = body.player if body else None
     request_body = {"player": player.model_dump() if player else None}
     applied, token = await service.join(runtime, match_id, agent_id, request_body, _seat_meta(player, provider))
@@ -110,9 +113,9 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
                                  "speech_contains_secret_word"))
 async def act(match_id: str, body: ActionRequest, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-              owner_id: OwnerIdDep, authorization: AuthorizationHeader = None,
+              owner_id: OwnerIdDep, agent: CurrentAgentDep = None,
               play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token, owner_id, client_ip(request))
+    caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
     applied = await service.act(runtime, match_id, caller, body.model_dump(exclude_none=True))
     return _accepted(runtime, applied)
 
@@ -128,16 +131,16 @@ def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
 @router.post("/{match_id}/concede", response_model=ActionAccepted, summary="Concede: leave now, role revealed",
              responses=responses(*ACT_ERRORS))
 async def concede(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
-                  authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token, owner_id, client_ip(request))
+                  agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
     return _accepted(runtime, await service.concede(runtime, match_id, caller))
 
 
 @router.post("/{match_id}/abort", response_model=Aborted, summary="Host cancels a waiting match",
              responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting"))
 async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-                authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, authorization, play_token, ip=client_ip(request))
+                agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
     applied = await service.abort(runtime, match_id, caller)
     return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
 
@@ -146,9 +149,9 @@ async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: 
             summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
 async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wait: Wait = 0,
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
-                    authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> Response:
+                    agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
     # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
-    caller = await _caller(runtime, authorization, play_token, owner_id)
+    caller = await _caller(runtime, agent, play_token, owner_id)
     return Response(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for), media_type=JSON)
 
 
@@ -156,8 +159,8 @@ async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wa
             responses=responses(*READ_ERRORS))
 async def get_events(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep,
                      since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
-                     authorization: AuthorizationHeader = None, play_token: PlayTokenHeader = None) -> Response:
-    caller = await _caller(runtime, authorization, play_token, owner_id)
+                     agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
+    caller = await _caller(runtime, agent, play_token, owner_id)
     return Response(await reads.read_events(runtime, match_id, caller, since, wait), media_type=JSON)
 
 

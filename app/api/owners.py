@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.api.deps import OwnerIdDep, RuntimeDep, client_ip, require_same_origin
+from app.api.deps import OwnerIdDep, RuntimeDep, client_ip, current_agent, require_same_origin
 from app.api.errors import responses
 from app.db import owners as repo
 from app.protocol.errors import ApiError
@@ -17,7 +17,8 @@ from app.services import my as my_service
 from app.services import owners as service
 from app.services.sessions import COOKIE, allowed_return_to, safe_redirect
 
-router = APIRouter(prefix="/api", tags=["owners"], responses=responses())
+router = APIRouter(prefix="/api", tags=["owners"], responses=responses("invalid_api_key"),
+                   dependencies=[Depends(current_agent)])
 
 
 class Credentials(BaseModel):

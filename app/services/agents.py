@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
@@ -111,13 +111,10 @@ def needs_seen(agent: Agent) -> bool:
     return agent.last_seen_at is None or utcnow() - agent.last_seen_at > SEEN_EVERY
 
 
-def mark_seen(agent: Agent) -> None:
-    if needs_seen(agent):
-        agent.last_seen_at = utcnow()
-
-
-async def touch(session: AsyncSession, agent_id: str) -> None:
-    await repo.set_last_seen(session, agent_id, utcnow())
+async def touch(session: AsyncSession, agent_id: str) -> datetime:
+    now = utcnow()
+    await repo.set_last_seen(session, agent_id, now)
+    return now
 
 
 def rotate_key(agent: Agent) -> str:

@@ -22,6 +22,8 @@ from app.db import matches as repo
 from app.db.models import Match, Seat
 from app.protocol.registry import Game
 
+RENDERS_PER_VERSION = 32  # enough for every seat, a few layers and the live `since` cursors
+
 
 @dataclass
 class CachedMatch:
@@ -41,8 +43,8 @@ class CachedMatch:
         if hit is None:
             body = build()
             hit = (body, json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
-            if len(self._rendered) >= 512:
-                self._rendered.clear()
+            if len(self._rendered) >= RENDERS_PER_VERSION:
+                self._rendered.pop(next(iter(self._rendered)))
             self._rendered[key] = hit
         return hit
 
@@ -67,6 +69,7 @@ class MatchCache:
         self.capacity = capacity
         self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
         self.inflight: dict[str, asyncio.Future[CachedMatch]] = {}  # one shared reload per match at a time
+        self._floor: dict[str, int] = {}  # versions below this were superseded by a commit of this process
 
     async def load(self, session: AsyncSession, match: Match, game: Game) -> CachedMatch:
         """The match at `match.version`, reusing what is cached."""
@@ -110,6 +113,7 @@ class MatchCache:
             return
         if entry.version != match.version - 1 or entry.row["seats_taken"] != match.seats_taken:
             del self._entries[match.match_id]
+            self._floor[match.match_id] = match.version
             return
         self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), entry.seats,
                               entry.events + events))
@@ -118,6 +122,9 @@ class MatchCache:
         current = self._entries.get(entry.match_id)
         if current is not None and current.version > entry.version:
             return current
+        if entry.version < self._floor.get(entry.match_id, 0):
+            return entry  # a load that began before our own commit: serve it once, never cache it
+        self._floor.pop(entry.match_id, None)
         self._entries[entry.match_id] = entry
         self._entries.move_to_end(entry.match_id)
         while len(self._entries) > self.capacity:

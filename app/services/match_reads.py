@@ -146,6 +146,8 @@ async def read_events(runtime: Runtime, match_id: str, caller: Caller, since: in
 
     # A long-poll may start from a just-verified cache entry: if it is behind, the notifier already holds a newer
     # seq (or soon will) and the first wait returns at once. Plain polls (wait=0) always check the database.
-    start = (runtime.cache.recent(match_id, FRESH_FOR) if wait > 0 else None) or await load(runtime, match_id)
+    # Callers with credentials always check the database: a seat taken a moment ago must be recognised.
+    crowd = wait > 0 and caller.agent is None and caller.play_token is None
+    start = (runtime.cache.recent(match_id, FRESH_FOR) if crowd else None) or await load(runtime, match_id)
     cached = await _poll(runtime, match_id, start, wait, lambda c: bool(page(c)[0]["events"]))
     return page(cached)[1]

@@ -52,12 +52,13 @@ def _game(name: str) -> Game:
     return game
 
 
-def _store(session: AsyncSession, match: Match, game: Game, state: Any, events: list[dict[str, Any]],
-           now: float) -> bool:
-    """Write the new state and append the (stamped) events; True when this command ended the match."""
+async def _store(runtime: Runtime, session: AsyncSession, match: Match, game: Game, state: Any,
+                 events: list[dict[str, Any]], now: float) -> bool:
+    """Write the new state, append the (stamped) events, stage the wake-up; True when this ended the match."""
     was_live = match.status not in TERMINAL
     _update_row(match, game, state, events[-1]["seq"], now)
     repo.add_events(session, match.match_id, events, match.updated_at)
+    await runtime.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
     return was_live and match.status in TERMINAL
 
 
@@ -117,6 +118,7 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
         session.add(_seat(match.match_id, 0, agent, outcome.state, token, seat_meta))
         events = _stamped(outcome.events)
         repo.add_events(session, match.match_id, events, match.updated_at)
+        await runtime.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
         applied = Applied(match, game, outcome.state, 0, events)
     return await _published(runtime, applied), token
 
@@ -152,7 +154,7 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
         session.add(seat)
         match.seats_taken = len(seats) + 1
         events = _stamped(outcome.events)
-        _store(session, match, game, outcome.state, events, now)
+        await _store(runtime, session, match, game, outcome.state, events, now)
         applied = Applied(match, game, outcome.state, seat.seat, events)
     return await _published(runtime, applied), token
 
@@ -173,7 +175,7 @@ async def _seated_command(runtime: Runtime, match_id: str, caller: Caller,
         seat = seat_of(await repo.seats(session, match_id), caller)
         outcome = game.apply(state, build(game, match, seat), now=now)
         events = _stamped(outcome.events)
-        if events and _store(session, match, game, outcome.state, events, now):
+        if events and await _store(runtime, session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
         applied = Applied(match, game, outcome.state, seat.seat, events)
     return await _published(runtime, applied)
@@ -210,23 +212,23 @@ async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
         game = _game(match.game)
         outcome = game.apply(game.state_from_json(match.state), game.timeout(token), now=now)
         events = _stamped(outcome.events)
-        if events and _store(session, match, game, outcome.state, events, now):
+        if events and await _store(runtime, session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
         applied = Applied(match, game, outcome.state, None, events)
     await _published(runtime, applied)
     return bool(applied.events)
 
 
-async def janitor_abort(runtime: Runtime, match_id: str) -> bool:
-    """Abort a waiting room nobody joined in time (reason `janitor_timeout`)."""
+async def janitor_abort(runtime: Runtime, match_id: str, idle_since: datetime) -> bool:
+    """Abort a waiting room with no join since `idle_since` (reason `janitor_timeout`); re-checked under the lock."""
     now = runtime.clock()
     async with runtime.db.writer() as session:
         match, game, state = await _locked_match(session, match_id)
-        if match.status != "waiting":
+        if match.status != "waiting" or match.updated_at >= idle_since:
             return False
         outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
         events = _stamped(outcome.events)
-        if _store(session, match, game, outcome.state, events, now):
+        if await _store(runtime, session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
         applied = Applied(match, game, outcome.state, None, events)
     await _published(runtime, applied)

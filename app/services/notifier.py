@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 RESYNC = 2**62  # larger than any seq: "re-read from the database"
 
@@ -18,7 +18,13 @@ class Notifier(Protocol):
 
     async def stop(self) -> None: ...
 
-    async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None: ...
+    async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None) -> None:
+        """Inside the command's transaction: queue the cross-process wake-up so it is sent exactly on commit."""
+        ...
+
+    async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
+        """After commit: wake this process's waiters."""
+        ...
 
     async def wait(self, match_id: str, after_seq: int, within: float) -> int:
         """Return the newest published seq once it exceeds `after_seq`, or whatever is known after `within` seconds."""
@@ -44,6 +50,9 @@ class MemoryNotifier:
 
     def latest(self, match_id: str) -> int:
         return self._latest.get(match_id, (0, 0.0))[0]
+
+    async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None) -> None:
+        pass  # one process: nobody else to tell
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
         self.deliver(match_id, seq)

@@ -14,7 +14,9 @@ from collections.abc import Callable
 from typing import Any
 
 import asyncpg
+from sqlalchemy import text
 from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.services.notifier import MemoryNotifier
 
@@ -27,15 +29,14 @@ def asyncpg_dsn(sqlalchemy_url: str) -> str:
 
 
 class PostgresNotifier(MemoryNotifier):
-    """`publish` NOTIFYs `match_id:seq[:timer_due]`; a listener delivers other processes' notifications."""
+    """Commands NOTIFY `match_id:seq[:timer_due]` in their transaction (`stage`); `publish` wakes local waiters at
+    once; one listener per process delivers everybody's notifications."""
 
     def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None) -> None:
         super().__init__()
         self._dsn = asyncpg_dsn(database_url)
         self._on_remote = on_remote
         self._listener: asyncpg.Connection | None = None
-        self._sender: asyncpg.Connection | None = None
-        self._send_lock = asyncio.Lock()
         self._task: asyncio.Task[None] | None = None
         self._lost = asyncio.Event()
         self.connected = asyncio.Event()
@@ -50,23 +51,19 @@ class PostgresNotifier(MemoryNotifier):
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-        for connection in (self._listener, self._sender):
-            if connection is not None and not connection.is_closed():
-                await connection.close()
+        await self._close_listener()
         await super().stop()
 
-    async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
-        self.deliver(match_id, seq)
+    async def _close_listener(self) -> None:
+        if self._listener is not None and not self._listener.is_closed():
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+        self._listener = None
+
+    async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None) -> None:
+        # NOTIFY inside the transaction is delivered by PostgreSQL exactly when it commits, never otherwise.
         payload = f"{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
-        try:
-            async with self._send_lock:
-                if self._sender is None or self._sender.is_closed():
-                    self._sender = await asyncpg.connect(self._dsn)
-                await self._sender.execute("SELECT pg_notify($1, $2)", CHANNEL, payload)
-        except (OSError, asyncpg.PostgresError) as exc:
-            # Other processes' waiters still wake at their long-poll timeout; log and carry on.
-            log.warning("NOTIFY failed (%s); remote long-polls will catch up", exc)
-            self._sender = None
+        await session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         parts = payload.split(":")
@@ -93,8 +90,9 @@ class PostgresNotifier(MemoryNotifier):
                 backoff = 0.2
                 await self._lost.wait()
                 log.warning("LISTEN connection lost; reconnecting")
-            except (OSError, asyncpg.PostgresError) as exc:
-                log.warning("LISTEN connect failed (%s); retrying in %.1f s", exc, backoff)
+            except Exception as exc:  # noqa: BLE001 - any failure of this connection means "reconnect"
+                log.warning("LISTEN connection failed (%s); retrying in %.1f s", exc, backoff)
             self.connected.clear()
+            await self._close_listener()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 5.0)

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("wodi.scheduler")
 IDLE_SLEEP = 30.0
+FAILED_RETRY = 5.0
 
 
 class Scheduler:
@@ -29,6 +30,7 @@ class Scheduler:
         self.max_sleep = max_sleep
         self._wake = asyncio.Event()
         self._next_due: float | None = None
+        self._failed: dict[tuple[str, int], float] = {}  # (match, token) → retry after (clock)
         self._tasks: list[asyncio.Task[None]] = []
 
     def poke(self, due: float | None) -> None:
@@ -63,18 +65,27 @@ class Scheduler:
         from app.services.matches import fire_timer
 
         clock = self.runtime.clock
+        self._next_due = None  # while firing, any poke must wake us again
         async with self.runtime.db.reader() as session:
             due = await repo.due_timers(session, clock())
         for match_id, token in due:
+            if self._failed.get((match_id, token), 0.0) > clock():
+                continue
             try:
                 await fire_timer(self.runtime, match_id, token)
+                self._failed.pop((match_id, token), None)
             except Exception:
-                log.exception("timer of match %s failed", match_id)
+                log.exception("timer of match %s failed; retrying in %.0f s", match_id, FAILED_RETRY)
+                self._failed[(match_id, token)] = clock() + FAILED_RETRY
         async with self.runtime.db.reader() as session:
-            self._next_due = await repo.next_due(session)
-        if self._next_due is None:
+            next_due = await repo.next_due(session)
+        retry = min(self._failed.values(), default=None)
+        if next_due is not None and next_due <= clock() and retry is not None:
+            next_due = retry  # the only due timers are failing ones: wait for their retry, don't spin
+        self._next_due = next_due
+        if next_due is None:
             return self.max_sleep
-        return min(max(self._next_due - clock(), 0.01), self.max_sleep)
+        return min(max(next_due - clock(), 0.01), self.max_sleep)
 
     async def _janitor(self) -> None:
         while True:
@@ -92,4 +103,4 @@ class Scheduler:
         before = datetime.fromtimestamp(self.runtime.clock(), UTC) - timedelta(seconds=settings.waiting_room_ttl)
         async with self.runtime.db.reader() as session:
             stale = await repo.stale_waiting(session, before)
-        return sum([await janitor_abort(self.runtime, match_id) for match_id in stale])
+        return sum([await janitor_abort(self.runtime, match_id, before) for match_id in stale])

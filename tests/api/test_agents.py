@@ -149,3 +149,12 @@ async def test_leaderboard(client: httpx.AsyncClient) -> None:
     assert {"win_rate", "is_official", "profile_url"} <= rows[0].keys()
     assert_error(await client.get("/api/agents", params={"limit": 0}), 400, "bad_request")
     assert_error(await client.get("/api/agents", params={"limit": 201}), 400, "bad_request")
+
+
+@pytest.mark.parametrize(("method", "path"), [("GET", "/api/matches"), ("GET", "/api/agents"),
+                                              ("GET", "/api/agents/someone"), ("POST", "/api/agents"),
+                                              ("GET", "/api/auth/session"), ("GET", "/api/agents/claim/xyz")])
+async def test_an_invalid_bearer_is_refused_everywhere(client: httpx.AsyncClient, method: str, path: str) -> None:
+    response = await client.request(method, path, headers=bearer("ck_live_" + "z" * 43),
+                                    json={"name": "never-made"} if method == "POST" else None)
+    assert_error(response, 401, "invalid_api_key")

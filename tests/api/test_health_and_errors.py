@@ -48,3 +48,10 @@ async def test_the_recording_client_checks_every_error(client: httpx.AsyncClient
     assert len(SEEN_ERRORS) == before + 1 and SEEN_ERRORS[-1][0] == 401
     with pytest.raises(AssertionError):
         check_envelope(400, {"detail": {"error": "x", "message": "y"}})
+
+
+async def test_api_answers_are_never_cached_by_proxies(client: httpx.AsyncClient) -> None:
+    response = await client.get("/api/matches")
+    assert response.headers["cache-control"] == "no-store"
+    assert {v.strip() for v in response.headers["vary"].split(",")} >= {"Authorization", "Cookie", "X-Play-Token"}
+    assert response.headers["x-request-id"]

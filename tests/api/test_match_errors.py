@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
@@ -212,3 +213,21 @@ async def test_rate_limits_answer_429_with_retry_after(app: Any, client: httpx.A
         assert [a.status_code for a in anonymous] == [401, 401, 401, 429], "random tokens count per IP"
     finally:
         runtime.limiter.enabled = False
+
+
+async def test_janitor_aborts_only_idle_waiting_rooms(app: Any, client: httpx.AsyncClient) -> None:
+    runtime = app.state.runtime
+    idle, busy = Table(client, 4), Table(client, 5)
+    await idle.open(fill=False)
+    await busy.open(fill=False)
+    runtime.settings.waiting_room_ttl = 0.3
+    await asyncio.sleep(0.4)
+    await busy.join(1)  # a join keeps a room alive
+    assert await runtime.scheduler.sweep_waiting_rooms() == 1
+    gone = await idle.snap(None)
+    assert gone["status"] == "aborted" and gone["result"]["reason"] == "janitor_timeout"
+    assert gone["result"]["winner_camp"] is None
+    assert [e["type"] for e in await idle.events(None)][-1] == "match_aborted"
+    assert (await busy.snap(None))["status"] == "waiting"
+    assert (await client.get("/api/agents/me/active", headers=idle.h(0))).json() == {"active": None}
+    assert await runtime.scheduler.sweep_waiting_rooms() == 0, "never a double abort"
