@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import secrets
 from collections.abc import Callable
 from typing import Any
 
@@ -29,14 +30,15 @@ def asyncpg_dsn(sqlalchemy_url: str) -> str:
 
 
 class PostgresNotifier(MemoryNotifier):
-    """Commands NOTIFY `match_id:seq[:timer_due]` in their transaction (`stage`); `publish` wakes local waiters at
-    once; one listener per process delivers everybody's notifications."""
+    """Commands NOTIFY `origin:match_id:seq[:timer_due]` in their transaction (`stage`); `publish` wakes local
+    waiters at once; one listener per process delivers the other processes' notifications."""
 
     def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None) -> None:
         super().__init__()
         self._dsn = asyncpg_dsn(database_url)
         self._on_remote = on_remote
         self._listener: asyncpg.Connection | None = None
+        self._origin = secrets.token_hex(4)  # tells our own notifications apart when they come back
         self._task: asyncio.Task[None] | None = None
         self._lost = asyncio.Event()
         self.connected = asyncio.Event()
@@ -62,17 +64,19 @@ class PostgresNotifier(MemoryNotifier):
 
     async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None) -> None:
         # NOTIFY inside the transaction is delivered by PostgreSQL exactly when it commits, never otherwise.
-        payload = f"{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
+        payload = f"{self._origin}:{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
         await session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         parts = payload.split(":")
         try:
-            match_id, seq = parts[0], int(parts[1])
-            due = float(parts[2]) if len(parts) > 2 else None
+            origin, match_id, seq = parts[0], parts[1], int(parts[2])
+            due = float(parts[3]) if len(parts) > 3 else None
         except (IndexError, ValueError):
             log.warning("ignoring malformed notification %r", payload)
             return
+        if origin == self._origin:
+            return  # our own commit: `publish` already woke our waiters with the cache written through
         self.deliver(match_id, seq)
         if self._on_remote is not None:
             self._on_remote(match_id, seq, due)
