@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -22,6 +23,24 @@ class Viewer:
 
 
 ANONYMOUS = Viewer("anonymous")
+
+
+def resolve(seat_agents: Mapping[int, str | None], *, agent_id: str | None, token_seat: int | None,
+            logged_in: bool, owner_agent_ids: frozenset[str]) -> Viewer:
+    """Spec §2.4.0, in its order: player_agent (a seated agent's key, or a seat's play token), player_owner (the
+    session of a seated agent's owner), spectator (any other session), anonymous. `seat_agents` maps seat → agent id.
+    """
+    if agent_id is not None:
+        for seat, seated in seat_agents.items():
+            if seated == agent_id:
+                return Viewer("player_agent", seat)
+    elif token_seat is not None:
+        return Viewer("player_agent", token_seat)
+    if logged_in:
+        owned = sorted(seat for seat, seated in seat_agents.items() if seated in owner_agent_ids)
+        # Two owned seats cannot happen (same_owner_already_in_match); if it did, show only the first seat.
+        return Viewer("player_owner", owned[0]) if owned else Viewer("spectator")
+    return ANONYMOUS
 
 
 def is_god(viewer: Viewer, status: str) -> bool:

@@ -15,10 +15,9 @@ from app.protocol.viewer import TERMINAL, Viewer
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
-from app.services import tokens
 from app.services.match_cache import CachedMatch
 from app.services.notifier import RESYNC
-from app.services.seating import Caller
+from app.services.seating import Caller, token_seat, viewer_of
 
 FRESH_FOR = 1.0
 WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "any_change")
@@ -67,21 +66,10 @@ def match_view(runtime: Runtime, cached: CachedMatch) -> MatchView:
 
 
 def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:
-    """Spec §2.4.0, in its order: player_agent, player_owner, spectator, anonymous."""
-    if caller.agent is not None:
-        for seat in cached.seats:
-            if seat["agent_id"] == caller.agent.agent_id:
-                return Viewer("player_agent", seat["seat"])
-    elif caller.play_token is not None:
-        for seat in cached.seats:
-            if tokens.digests_match(caller.play_token, seat["play_token_hash"]):
-                return Viewer("player_agent", seat["seat"])
-        raise ApiError("invalid_play_token", "this play token belongs to no seat of this match")
-    if caller.owner_id is not None:
-        owned = [seat["seat"] for seat in cached.seats if seat["agent_id"] in caller.owner_agent_ids]
-        # Two owned seats cannot happen (same_owner_already_in_match); if it did, show only the first seat.
-        return Viewer("player_owner", owned[0]) if owned else Viewer("spectator")
-    return Viewer("anonymous")
+    """The caller's viewer layer in this match (the rule itself is `app.protocol.viewer.resolve`)."""
+    seats = cached.seats
+    return viewer_of(caller, {s["seat"]: s["agent_id"] for s in seats},
+                     token_seat(caller, {s["seat"]: s["play_token_hash"] for s in seats}))
 
 
 async def _poll(runtime: Runtime, match_id: str, start: CachedMatch, wait: float,

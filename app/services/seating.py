@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -12,6 +12,7 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Agent, Seat
 from app.protocol.errors import ApiError
+from app.protocol.viewer import Viewer, resolve
 from app.services import tokens
 
 
@@ -25,19 +26,31 @@ class Caller:
     owner_agent_ids: frozenset[str] = frozenset()
 
 
-def seat_of(seats: Sequence[Seat], caller: Caller) -> Seat:
-    """The caller's seat in this match, or the protocol's 401/403 for why there is none."""
-    if caller.agent is not None:
-        for seat in seats:
-            if seat.agent_id == caller.agent.agent_id:
-                return seat
-        raise ApiError("agent_not_in_match", "this agent has no seat in this match")
-    if caller.play_token is not None:
-        for seat in seats:
-            if tokens.digests_match(caller.play_token, seat.play_token_hash):
-                return seat
+def viewer_of(caller: Caller, seat_agents: Mapping[int, str | None], token_seat: int | None) -> Viewer:
+    """The caller's viewer layer; a play token that matches no seat is 401 `invalid_play_token`."""
+    if caller.agent is None and caller.play_token is not None and token_seat is None:
         raise ApiError("invalid_play_token", "this play token belongs to no seat of this match")
-    if any(seat.agent_id in caller.owner_agent_ids for seat in seats):
+    return resolve(seat_agents, agent_id=caller.agent.agent_id if caller.agent else None, token_seat=token_seat,
+                   logged_in=caller.owner_id is not None, owner_agent_ids=caller.owner_agent_ids)
+
+
+def token_seat(caller: Caller, seat_hashes: Mapping[int, str]) -> int | None:
+    """The seat whose play-token digest matches the caller's token (constant-time compares)."""
+    if caller.agent is not None or caller.play_token is None:
+        return None
+    return next((seat for seat, stored in seat_hashes.items() if tokens.digests_match(caller.play_token, stored)),
+                None)
+
+
+def seat_of(seats: Sequence[Seat], caller: Caller) -> Seat:
+    """The caller's seat for a write, or the protocol's 401/403 for why there is none (§2.3.4, §7.1)."""
+    viewer = viewer_of(caller, {s.seat: s.agent_id for s in seats},
+                       token_seat(caller, {s.seat: s.play_token_hash for s in seats}))
+    if viewer.role == "player_agent" and viewer.seat is not None:
+        return seats[viewer.seat]
+    if caller.agent is not None:
+        raise ApiError("agent_not_in_match", "this agent has no seat in this match")
+    if viewer.role == "player_owner":
         raise ApiError("owner_cannot_act", "an owner's session cannot act; the agent must use its own Bearer key")
     raise ApiError("auth_required", "send Authorization: Bearer <api_key> or X-Play-Token")
 
