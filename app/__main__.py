@@ -9,9 +9,11 @@ from app.settings import get_settings
 
 def main() -> None:
     settings = get_settings()
-    # Long-polls (the in-process bots' too) would otherwise hold a graceful shutdown for up to 30 s.
+    # Long-polls (the in-process bots' too) would otherwise hold a graceful shutdown for up to 30 s. Keep-alive
+    # outlives a long-poll cycle and common load-balancer idle timeouts (60 s), so a client reusing a pooled
+    # connection does not race the server closing it.
     uvicorn.run("app.main:app", host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
-                timeout_graceful_shutdown=3)
+                timeout_graceful_shutdown=3, timeout_keep_alive=65)
 
 
 if __name__ == "__main__":

@@ -30,19 +30,28 @@ async def pair(database_url: str) -> AsyncIterator[tuple[Server, Server]]:
 async def _spectate(client: httpx.AsyncClient, match_id: str, seen: list[int]) -> None:
     since = 0
     while True:
-        page = (await client.get(f"/api/matches/{match_id}/events", params={"since": since, "wait": 25})).json()
+        page = (await _get(client, f"/api/matches/{match_id}/events", {"since": since, "wait": 25})).json()
         seen.extend(e["seq"] for e in page["events"])
         since = page["next_since"]
         if page["status"] == "finished" and not page["events"]:
             return
 
 
+async def _get(client: httpx.AsyncClient, url: str, params: dict[str, Any],
+               headers: dict[str, str] | None = None) -> httpx.Response:
+    """A GET as a real client does it: one retry when a pooled keep-alive connection was closed under it."""
+    try:
+        return await client.get(url, params=params, headers=headers)
+    except httpx.RemoteProtocolError:
+        return await client.get(url, params=params, headers=headers)
+
+
 async def _player(on_a: Table, on_b: httpx.AsyncClient, seat: int, handoffs: list[float],
                   last: dict[str, float]) -> None:
     """Long-poll on B, act on A; a hand-off is A's previous response → this long-poll's return on B."""
     while True:
-        waited = await on_b.get(f"/api/matches/{on_a.match_id}", headers=on_a.h(seat),
-                                params={"wait": 25, "wait_for": "your_turn"})
+        waited = await _get(on_b, f"/api/matches/{on_a.match_id}", {"wait": 25, "wait_for": "your_turn"},
+                            on_a.h(seat))
         returned = time.perf_counter()
         snap = waited.json()
         if snap["status"] != "in_progress":
