@@ -171,7 +171,8 @@ class LobbyFiller:
 
     async def _pause(self, seconds: float) -> None:
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._stopping.wait(), timeout=seconds)
+            async with asyncio.timeout(seconds):
+                await self._stopping.wait()
 
     async def _register_all(self) -> None:
         for agent in self.agents:

@@ -57,8 +57,11 @@ class Scheduler:
             except Exception:
                 log.exception("timer loop failed; retrying")
                 delay = 1.0
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancellation that arrives just as
+            # the event is set (a poke during shutdown), and `stop()` would then wait for this loop forever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), delay)
+                async with asyncio.timeout(delay):
+                    await self._wake.wait()
 
     async def run_due(self) -> float:
         """Fire every due timer; return how long to sleep before the next one."""
