@@ -6,9 +6,12 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable
+from typing import Any
 
 from app.db.database import Database
 from app.services.games import install_games
+from app.services.group_commit import GroupCommit
+from app.services.key_cache import KeyCache
 from app.services.leader import run_as_leader
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
@@ -32,9 +35,12 @@ class Runtime:
         self.sessions = SessionSigner(settings)
         self._bots: asyncio.Task[None] | None = None
         self.cache = MatchCache()
+        self.keys = KeyCache()
+        self.commands: GroupCommit[Any] = GroupCommit()
         self.scheduler = Scheduler(self, max_sleep=1.0 if self.shared_database else 30.0)
         self.notifier: Notifier = (
-            PostgresNotifier(settings.database_url, on_remote=self._remote_change) if self.shared_database
+            PostgresNotifier(settings.database_url, on_remote=self._remote_change, on_key_change=self.keys.forget)
+            if self.shared_database
             else MemoryNotifier()
         )
 
@@ -43,6 +49,12 @@ class Runtime:
         """Other processes may write to this database: wake-ups must travel through PostgreSQL."""
         choice = self.settings.notifier
         return choice == "postgres" or (choice == "auto" and not self.settings.is_sqlite)
+
+    @property
+    def sole_writer(self) -> bool:
+        """No other process writes matches to this database (SQLite, or `WODI_NOTIFIER=memory`), so whatever
+        this process committed and wrote through its cache is the database's current state."""
+        return not self.shared_database
 
     def _remote_change(self, _match_id: str, _seq: int, timer_due: float | None) -> None:
         self.scheduler.poke(timer_due)

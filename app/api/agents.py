@@ -53,7 +53,11 @@ async def register(
     async with runtime.db.writer() as session:
         agent, key = await service.register(session, body.model_dump(), official=official,
                                             provider_id=provider.provider_id, provider_meta=provider.meta)
-        return {**service.private_profile(agent, runtime.settings.base_url), "api_key": key}
+        if official:  # an official bot registered again gets a fresh key: the old one stops working everywhere
+            await runtime.notifier.stage_key_change(session, agent.agent_id)
+        body_out = {**service.private_profile(agent, runtime.settings.base_url), "api_key": key}
+    runtime.keys.forget(agent.agent_id)
+    return body_out
 
 
 def _check_official(runtime: Runtime, presented: str | None) -> bool:
@@ -83,7 +87,9 @@ async def rotate_key(runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, 
     async with runtime.db.writer() as session:
         agent = _require_agent(await repo.by_id(session, _require_agent(caller).agent_id, lock=True))
         key = service.rotate_key(agent)
-        return {"api_key": key, "api_key_prefix": agent.api_key_prefix}
+        await runtime.notifier.stage_key_change(session, agent.agent_id)
+    runtime.keys.forget(agent.agent_id)  # committed: the old key is refused from now on, here and elsewhere
+    return {"api_key": key, "api_key_prefix": agent.api_key_prefix}
 
 
 @router.get("/agents/me/active", response_model=ActiveResponse, summary="Your unfinished match, if any",

@@ -11,10 +11,12 @@ from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
+from app.services import tokens
 from app.services.sessions import COOKIE, check_same_origin
 
 
-def get_runtime(request: Request) -> Runtime:
+# Dependencies are `async def`: FastAPI runs plain `def` dependencies in a worker thread, a hop per request.
+async def get_runtime(request: Request) -> Runtime:
     runtime: Runtime = request.app.state.runtime
     return runtime
 
@@ -40,6 +42,25 @@ async def current_agent(runtime: RuntimeDep, authorization: AuthorizationHeader 
 CurrentAgentDep = Annotated[Agent | None, Depends(current_agent)]
 
 
+async def playing_agent(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> Agent | None:
+    """`current_agent` for the match endpoints, where only who the caller is matters: a key verified in the
+    last minute is trusted from memory (`app.services.key_cache`; a rotation forgets it everywhere at once)."""
+    key = agent_service.bearer_key(authorization)
+    if key is None:
+        return None
+    key_digest = tokens.digest(key)
+    agent = runtime.keys.get(key_digest)
+    if agent is None:
+        generation = runtime.keys.generation
+        async with runtime.db.reader() as session:
+            agent = await agent_service.by_key(session, key)
+        runtime.keys.put(key_digest, agent, generation)
+    return agent
+
+
+PlayingAgentDep = Annotated[Agent | None, Depends(playing_agent)]
+
+
 class Provider:
     """What a proxy says about the agent it acts for (X-Provider-Id / X-Provider-Agent-Meta)."""
 
@@ -56,7 +77,7 @@ class Provider:
         return {"provider_id": self.provider_id, "proxy_agent_meta": self.meta}
 
 
-def get_provider(
+async def get_provider(
     runtime: RuntimeDep,
     provider_id: Annotated[str | None, Header(alias="X-Provider-Id")] = None,
     agent_meta: Annotated[str | None, Header(alias="X-Provider-Agent-Meta")] = None,
@@ -83,7 +104,7 @@ def client_ip(request: Request) -> str:
     return request.client.host if request.client else "unknown"
 
 
-def get_owner_id(
+async def get_owner_id(
     runtime: RuntimeDep,
     cookie: Annotated[str | None, Cookie(alias=COOKIE, description="owner session (browsers)")] = None,
 ) -> str | None:

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
-from app.api.deps import CurrentAgentDep, OwnerIdDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip, current_agent
+from app.api.deps import OwnerIdDep, PlayingAgentDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip, playing_agent
 from app.api.errors import responses
 from app.api.match_schemas import (
     Aborted,
@@ -32,7 +32,7 @@ from app.services import matches as service
 from app.services.seating import Caller
 
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses("invalid_api_key"),
-                   dependencies=[Depends(current_agent)])
+                   dependencies=[Depends(playing_agent)])
 
 SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
                "same_owner_already_in_match", "provider_not_allowed")
@@ -58,7 +58,7 @@ async def _writer(runtime: Runtime, agent: Agent | None, play_token: str | None,
     caller = await _caller(runtime, agent, play_token, owner_id)
     if caller.agent is not None and agent_service.needs_seen(caller.agent):
         async with runtime.db.writer() as session:
-            await agent_service.touch(session, caller.agent.agent_id)
+            caller.agent.last_seen_at = await agent_service.touch(session, caller.agent.agent_id)
     # An unchecked play token is no identity: count those writes per client IP.
     key = caller.agent.agent_id if caller.agent else f"ip:{ip}"
     runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)
@@ -75,7 +75,7 @@ async def _agent_caller(runtime: Runtime, agent: Agent | None) -> str:
 @router.post("", status_code=201, response_model=MatchCreated, summary="Create a match (you take seat 0)",
              responses=responses("invalid_config", *SEAT_ERRORS))
 async def create_match(body: CreateMatch, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-                       agent: CurrentAgentDep = None) -> dict[str, Any]:
+                       agent: PlayingAgentDep = None) -> dict[str, Any]:
     agent_id = await _agent_caller(runtime, agent)
     runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)
     applied, token = await service.create(runtime, agent_id, body.model_dump(), _seat_meta(body.player, provider))
@@ -97,7 +97,7 @@ def _invite(runtime: Runtime, match_id: str) -> str:
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
                                  *SEAT_ERRORS))
 async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, body: JoinMatch | None = None,
-                     agent: CurrentAgentDep = None) -> dict[str, Any]:
+                     agent: PlayingAgentDep = None) -> dict[str, Any]:
     agent_id = await _agent_caller(runtime, agent)
     player = body.player if body else None
     request_body = {"player": player.model_dump() if player else None}
@@ -113,7 +113,7 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
                                  "speech_contains_secret_word"))
 async def act(match_id: str, body: ActionRequest, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-              owner_id: OwnerIdDep, agent: CurrentAgentDep = None,
+              owner_id: OwnerIdDep, agent: PlayingAgentDep = None,
               play_token: PlayTokenHeader = None) -> dict[str, Any]:
     caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
     applied = await service.act(runtime, match_id, caller, body.model_dump(exclude_none=True))
@@ -125,13 +125,13 @@ def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
     if extra.get("result"):
         extra["result"] = {**extra["result"], "replay_url": _invite(runtime, applied.match.match_id)}
     seq = applied.events[0]["seq"] if applied.events else applied.match.events_total
-    return {"accepted": True, "seq": seq, "phase": applied.match.phase, **extra}
+    return {"accepted": True, "seq": seq, "phase": applied.phase or applied.match.phase, **extra}
 
 
 @router.post("/{match_id}/concede", response_model=ActionAccepted, summary="Concede: leave now, role revealed",
              responses=responses(*ACT_ERRORS))
 async def concede(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
-                  agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+                  agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
     caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
     return _accepted(runtime, await service.concede(runtime, match_id, caller))
 
@@ -139,7 +139,7 @@ async def concede(match_id: str, request: Request, runtime: RuntimeDep, provider
 @router.post("/{match_id}/abort", response_model=Aborted, summary="Host cancels a waiting match",
              responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting"))
 async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-                agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+                agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
     caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
     applied = await service.abort(runtime, match_id, caller)
     return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
@@ -149,7 +149,7 @@ async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: 
             summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
 async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wait: Wait = 0,
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
-                    agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
+                    agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
     # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
     caller = await _caller(runtime, agent, play_token, owner_id)
     return Response(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for), media_type=JSON)
@@ -159,7 +159,7 @@ async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wa
             responses=responses(*READ_ERRORS))
 async def get_events(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep,
                      since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
-                     agent: CurrentAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
+                     agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
     caller = await _caller(runtime, agent, play_token, owner_id)
     return Response(await reads.read_events(runtime, match_id, caller, since, wait), media_type=JSON)
 

@@ -35,6 +35,27 @@ def _sqlite_engine(url: str, begin: str | None, pool_size: int) -> AsyncEngine:
     return engine
 
 
+class KeyedLocks:
+    """One asyncio lock per key, kept only while someone holds or awaits it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: str) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            users = self._locks[key][1] - 1
+            if users:
+                self._locks[key] = (lock, users)
+            else:
+                del self._locks[key]
+
+
 class Database:
     """Owns the engines. `reader()` and `writer()` are the only ways to a session."""
 
@@ -45,13 +66,21 @@ class Database:
             self.engine = _sqlite_engine(url, None, pool_size)
             self._write_engine = _sqlite_engine(url, "BEGIN IMMEDIATE", 2)
         else:
-            self.engine = create_async_engine(url, pool_size=pool_size, max_overflow=pool_size // 2,
-                                              pool_timeout=60)
+            # A fixed pool, as on SQLite: overflow connections were opened and closed again under bursts, each
+            # costing a TLS probe, authentication and a fresh prepared-statement cache.
+            self.engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60)
             self._write_engine = self.engine
-        self._reads = async_sessionmaker(self.engine, expire_on_commit=False)
+        # Readers never write and read one row or an append-only range, so they run in autocommit: no BEGIN and
+        # ROLLBACK round trips around each SELECT (on SQLite the reader engine is in autocommit already).
+        read_engine = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
+        self._reads = async_sessionmaker(read_engine, expire_on_commit=False)
         self._writes = async_sessionmaker(self._write_engine, expire_on_commit=False)
         # SQLite has one writer per file anyway; queueing here avoids busy-waiting inside SQLite.
         self._sqlite_write_lock = asyncio.Lock() if self.is_sqlite else None
+        # PostgreSQL: commands for one match queue here, in memory, before they take a pooled connection; the
+        # row lock still serialises them across processes, but a burst of votes no longer holds one pooled
+        # connection per waiting voter and starves every other request of connections.
+        self._match_locks = KeyedLocks()
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
@@ -60,10 +89,15 @@ class Database:
             yield session
 
     @asynccontextmanager
-    async def writer(self) -> AsyncIterator[AsyncSession]:
-        """A write unit of work: committed when the block ends normally, rolled back on error."""
+    async def writer(self, match_id: str | None = None) -> AsyncIterator[AsyncSession]:
+        """A write unit of work: committed when the block ends normally, rolled back on error. Commands on a
+        match name it, so this process sends them to the database one at a time."""
         if self._sqlite_write_lock is None:
-            async with self._writes() as session, session.begin():
+            if match_id is None:
+                async with self._writes() as session, session.begin():
+                    yield session
+                return
+            async with self._match_locks.hold(match_id), self._writes() as session, session.begin():
                 yield session
             return
         async with self._sqlite_write_lock, self._writes() as session, session.begin():

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Event, Match, Seat
@@ -14,19 +14,36 @@ from app.db.models import Event, Match, Seat
 LIVE = ("waiting", "in_progress")
 
 
-async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
-    """The match row; with `lock`, held `FOR UPDATE` until the transaction ends (one writer per match).
+MATCHES = Match.__table__
+EVENTS = Event.__table__
+# What a command may change; `save` writes these back.
+MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
+           "timer_token", "updated_at", "finished_at")
 
-    With `skip_locked`, a row another transaction holds reads as missing instead of waiting."""
-    query = select(Match).where(Match.match_id == match_id)
+
+async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
+    """The match row as a detached `Match`; with `lock`, held `FOR UPDATE` until the transaction ends (one
+    writer per match). With `skip_locked`, a row another transaction holds reads as missing instead of waiting.
+
+    Commands change the object in memory and write it back with `save`: plain Core statements on the hot path,
+    since the ORM's identity map and unit of work cost more than the rules themselves."""
+    query = select(MATCHES).where(MATCHES.c.match_id == match_id)
     if lock:
         query = query.with_for_update(skip_locked=skip_locked)
-    return (await session.execute(query)).scalar_one_or_none()
+    row = (await session.execute(query)).mappings().first()
+    return Match(**row) if row is not None else None
+
+
+async def save(session: AsyncSession, match: Match) -> None:
+    """Write back what a command changed (the row is locked by `get(lock=True)`)."""
+    values = {column: getattr(match, column) for column in MUTABLE}
+    await session.execute(update(MATCHES).where(MATCHES.c.match_id == match.match_id).values(values))
 
 
 async def version_of(session: AsyncSession, match_id: str) -> int | None:
     """Just the row's version: enough to tell whether a cached copy is current."""
-    return (await session.execute(select(Match.version).where(Match.match_id == match_id))).scalar_one_or_none()
+    query = select(MATCHES.c.version).where(MATCHES.c.match_id == match_id)
+    return (await session.execute(query)).scalar_one_or_none()
 
 
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
@@ -44,11 +61,10 @@ async def events_after(session: AsyncSession, match_id: str, after_seq: int, upt
     return [dict(body) for body in (await session.execute(query)).scalars()]
 
 
-def add_events(session: AsyncSession, match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> None:
-    session.add_all(
-        Event(match_id=match_id, seq=e["seq"], type=e["type"], visibility=e["visibility"], body=e, created_at=at)
-        for e in events
-    )
+async def add_events(session: AsyncSession, match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> None:
+    rows = [{"match_id": match_id, "seq": e["seq"], "type": e["type"], "visibility": e["visibility"], "body": e,
+             "created_at": at} for e in events]
+    await session.execute(insert(EVENTS), rows)
 
 
 async def live_seat_of(session: AsyncSession, agent_id: str) -> tuple[Match, Seat] | None:

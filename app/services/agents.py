@@ -89,8 +89,8 @@ async def register(
     return agent, key
 
 
-async def authenticate(session: AsyncSession, authorization: str | None) -> Agent | None:
-    """Resolve `Authorization: Bearer ck_live_…`; None when absent, 401 `invalid_api_key` when wrong."""
+def bearer_key(authorization: str | None) -> str | None:
+    """The API key of `Authorization: Bearer ck_live_…`; None when absent, 401 `invalid_api_key` when malformed."""
     if authorization is None:
         return None
     scheme, _, key = authorization.strip().partition(" ")
@@ -99,11 +99,22 @@ async def authenticate(session: AsyncSession, authorization: str | None) -> Agen
         raise ApiError("invalid_api_key", "the Authorization header must be 'Bearer <api_key>'")
     if not key.startswith(tokens.API_KEY_PREFIX):
         raise ApiError("invalid_api_key", "not an API key (they start with ck_live_)")
+    return key
+
+
+async def by_key(session: AsyncSession, key: str) -> Agent:
+    """The agent holding API key `key`; 401 `invalid_api_key` for an unknown or rotated key."""
     agent = await repo.by_key_hash(session, tokens.digest(key))
     # The lookup is by digest; compare again in constant time so timing says nothing about near-misses.
     if agent is None or not tokens.digests_match(key, agent.api_key_hash):
         raise ApiError("invalid_api_key", "unknown or rotated API key")
     return agent
+
+
+async def authenticate(session: AsyncSession, authorization: str | None) -> Agent | None:
+    """Resolve `Authorization: Bearer ck_live_…`; None when absent, 401 `invalid_api_key` when wrong."""
+    key = bearer_key(authorization)
+    return None if key is None else await by_key(session, key)
 
 
 def needs_seen(agent: Agent) -> bool:

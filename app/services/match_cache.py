@@ -57,7 +57,7 @@ def _row(match: Match) -> dict[str, Any]:
     }
 
 
-def _seat(seat: Seat, official: bool) -> dict[str, Any]:
+def seat_dict(seat: Seat, official: bool) -> dict[str, Any]:
     return {"seat": seat.seat, "agent_id": seat.agent_id, "name": seat.name, "official": official,
             "play_token_hash": seat.play_token_hash}
 
@@ -96,27 +96,41 @@ class MatchCache:
         entry.verified_at = time.monotonic()
         return entry
 
+    def latest(self, match_id: str) -> CachedMatch | None:
+        """The entry at whatever version it holds (not checked against the database)."""
+        return self._entries.get(match_id)
+
     def recent(self, match_id: str, within: float) -> CachedMatch | None:
         """The entry if it was checked against the database (or written through) less than `within` s ago."""
         entry = self._entries.get(match_id)
         return entry if entry is not None and time.monotonic() - entry.verified_at < within else None
+
+    def seats_if(self, match_id: str, seats_taken: int) -> list[dict[str, Any]] | None:
+        """The cached seats when the cache holds exactly `seats_taken` of them (a seat never changes once taken,
+        so the count alone says the list is current)."""
+        entry = self._entries.get(match_id)
+        return entry.seats if entry is not None and entry.row["seats_taken"] == seats_taken else None
 
     def fresh(self, match_id: str, seq: int) -> CachedMatch | None:
         """The cached match if it already holds event `seq` (a long-poll woken for `seq` needs nothing more)."""
         entry = self._entries.get(match_id)
         return entry if entry is not None and entry.row["events_total"] >= seq else None
 
-    def committed(self, match: Match, game: Game, state: Any, events: list[dict[str, Any]]) -> None:
-        """Write-through after a commit of this process: extend the entry, or drop it if it is not the parent."""
+    def committed(self, match: Match, game: Game, state: Any, events: list[dict[str, Any]],
+                  new_seat: dict[str, Any] | None = None) -> None:
+        """Write-through after a commit of this process: extend the entry (with the seat a join took), start one
+        for a match just created, or drop the entry if it is not the parent of this version."""
         entry = self._entries.get(match.match_id)
         if entry is None:
+            if match.version == 1 and new_seat is not None:  # created here: we hold the whole match
+                self._put(CachedMatch(match.match_id, 1, game, state, _row(match), [new_seat], list(events)))
             return
-        if entry.version != match.version - 1 or entry.row["seats_taken"] != match.seats_taken:
+        seats = entry.seats + [new_seat] if new_seat is not None else entry.seats
+        if entry.version != match.version - 1 or len(seats) != match.seats_taken:
             del self._entries[match.match_id]
             self._floor[match.match_id] = match.version
             return
-        self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), entry.seats,
-                              entry.events + events))
+        self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events))
 
     def _put(self, entry: CachedMatch) -> CachedMatch:
         current = self._entries.get(entry.match_id)
@@ -134,4 +148,4 @@ class MatchCache:
     async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
         rows = await repo.seats(session, match_id)
         agents = await agents_repo.by_ids(session, [s.agent_id for s in rows if s.agent_id])
-        return [_seat(s, bool(s.agent_id and agents[s.agent_id].is_official)) for s in rows]
+        return [seat_dict(s, bool(s.agent_id and agents[s.agent_id].is_official)) for s in rows]

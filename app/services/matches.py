@@ -10,6 +10,7 @@ import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -17,6 +18,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
+from app.games.base import GameError
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
@@ -24,6 +26,7 @@ from app.protocol.registry import Game
 if TYPE_CHECKING:
     from app.runtime import Runtime
 from app.services import stats, tokens
+from app.services.match_cache import seat_dict
 from app.services.seating import Caller, check_can_sit, seat_of
 
 TERMINAL = ("finished", "aborted")
@@ -38,6 +41,7 @@ class Applied:
     state: Any
     seat: int | None
     events: list[dict[str, Any]]
+    phase: str | None = None  # the phase right after this command (a batch may move on further)
 
 
 def _iso(ts: float) -> str:
@@ -57,7 +61,8 @@ async def _store(runtime: Runtime, session: AsyncSession, match: Match, game: Ga
     """Write the new state, append the (stamped) events, stage the wake-up; True when this ended the match."""
     was_live = match.status not in TERMINAL
     _update_row(match, game, state, events[-1]["seq"], now)
-    repo.add_events(session, match.match_id, events, match.updated_at)
+    await repo.save(session, match)
+    await repo.add_events(session, match.match_id, events, match.updated_at)
     await runtime.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
     return was_live and match.status in TERMINAL
 
@@ -83,10 +88,12 @@ def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float)
         match.finished_at = at
 
 
-async def _published(runtime: Runtime, applied: Applied) -> Applied:
+async def _published(runtime: Runtime, applied: Applied, new_seat: Seat | None = None,
+                     official: bool = False) -> Applied:
     """After commit: write through to this process's cache, wake long-polls, tell the scheduler."""
     if applied.events:
-        runtime.cache.committed(applied.match, applied.game, applied.state, applied.events)
+        runtime.cache.committed(applied.match, applied.game, applied.state, applied.events,
+                                seat_dict(new_seat, official) if new_seat is not None else None)
         await runtime.notifier.publish(applied.match.match_id, applied.events[-1]["seq"], applied.match.timer_due)
         runtime.scheduler.poke(applied.match.timer_due)
     return applied
@@ -115,12 +122,13 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
         _update_row(match, game, outcome.state, outcome.events[-1]["seq"], now)
         session.add(match)
         await session.flush()  # no ORM relationships, so the match row must exist before its seats and events
-        session.add(_seat(match.match_id, 0, agent, outcome.state, token, seat_meta))
+        host = _seat(match.match_id, 0, agent, outcome.state, token, seat_meta)
+        session.add(host)
         events = _stamped(outcome.events)
-        repo.add_events(session, match.match_id, events, match.updated_at)
+        await repo.add_events(session, match.match_id, events, match.updated_at)
         await runtime.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
         applied = Applied(match, game, outcome.state, 0, events)
-    return await _published(runtime, applied), token
+    return await _published(runtime, applied, host, agent.is_official), token
 
 
 def _seat(match_id: str, seat: int, agent: Agent, state: Any, token: str, meta: dict[str, Any]) -> Seat:
@@ -142,7 +150,7 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
     """Take the next free seat; the rules deal when the table fills."""
     now = runtime.clock()
     token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
-    async with runtime.db.writer() as session:
+    async with runtime.db.writer(match_id) as session:
         match, game, state = await _locked_match(session, match_id)
         seats = await repo.seats(session, match_id)
         agent = await _locked_agent(session, agent_id)
@@ -156,7 +164,7 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
         events = _stamped(outcome.events)
         await _store(runtime, session, match, game, outcome.state, events, now)
         applied = Applied(match, game, outcome.state, seat.seat, events)
-    return await _published(runtime, applied), token
+    return await _published(runtime, applied, seat, agent.is_official), token
 
 
 async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
@@ -167,31 +175,57 @@ async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Ga
     return match, game, game.state_from_json(match.state)
 
 
+@dataclass
+class _Command:
+    caller: Caller
+    build: Callable[[Game, int], Any]
+    now: float
+
+
 async def _seated_command(runtime: Runtime, match_id: str, caller: Caller,
-                          build: Callable[[Game, Match, Seat], Any]) -> Applied:
-    now = runtime.clock()
-    async with runtime.db.writer() as session:
+                          build: Callable[[Game, int], Any]) -> Applied:
+    """A seated player's command, applied with whatever else arrived for this match meanwhile (group commit)."""
+    command = _Command(caller, build, runtime.clock())
+    result: Applied = await runtime.commands.submit(match_id, command, partial(_run_batch, runtime))
+    return result
+
+
+async def _run_batch(runtime: Runtime, match_id: str, commands: list[_Command]) -> list[Applied | Exception]:
+    """One transaction for a batch: lock, apply each command in arrival order, store, commit, then publish."""
+    results: list[Applied | Exception] = []
+    async with runtime.db.writer(match_id) as session:
         match, game, state = await _locked_match(session, match_id)
-        seat = seat_of(await repo.seats(session, match_id), caller)
-        outcome = game.apply(state, build(game, match, seat), now=now)
-        events = _stamped(outcome.events)
-        if events and await _store(runtime, session, match, game, outcome.state, events, now):
+        seats = runtime.cache.seats_if(match_id, match.seats_taken) or [
+            seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
+        events: list[dict[str, Any]] = []
+        for command in commands:
+            try:
+                seat = seat_of(seats, command.caller)
+                outcome = game.apply(state, command.build(game, seat), now=command.now)
+            except (ApiError, GameError) as refused:  # refused alone: the rules left the state as it was
+                results.append(refused)
+                continue
+            state = outcome.state
+            mine = _stamped(outcome.events)
+            events += mine
+            results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"]))
+        if events and await _store(runtime, session, match, game, state, events, commands[-1].now):
             await stats.record_end(session, match)
-        applied = Applied(match, game, outcome.state, seat.seat, events)
-    return await _published(runtime, applied)
+    await _published(runtime, Applied(match, game, state, None, events))
+    return results
 
 
 async def act(runtime: Runtime, match_id: str, caller: Caller, body: Mapping[str, Any]) -> Applied:
     """`POST /action`: speak, vote, skip, whisper, last_words, guess_word."""
-    return await _seated_command(runtime, match_id, caller, lambda game, _m, seat: game.parse_action(body, seat.seat))
+    return await _seated_command(runtime, match_id, caller, lambda game, seat: game.parse_action(body, seat))
 
 
 async def concede(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
-    return await _seated_command(runtime, match_id, caller, lambda game, _m, seat: game.concede(seat.seat))
+    return await _seated_command(runtime, match_id, caller, lambda game, seat: game.concede(seat))
 
 
-def _host_abort(game: Game, match: Match, seat: Seat) -> Any:
-    if seat.seat != 0:
+def _host_abort(game: Game, seat: int) -> Any:
+    if seat != 0:
         raise ApiError("not_host", "only the host (seat 0) can abort")
     return game.abort("host_cancelled")
 
@@ -204,7 +238,7 @@ async def abort(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
 async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
     """Submit the Timeout command for a due deadline; a stale token changes nothing."""
     now = runtime.clock()
-    async with runtime.db.writer() as session:
+    async with runtime.db.writer(match_id) as session:
         # SKIP LOCKED: if another process (or a command) holds the match, it is handled there or next loop.
         match = await repo.get(session, match_id, lock=True, skip_locked=True)
         if match is None or match.timer_token != token:
@@ -222,7 +256,7 @@ async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
 async def janitor_abort(runtime: Runtime, match_id: str, idle_since: datetime) -> bool:
     """Abort a waiting room with no join since `idle_since` (reason `janitor_timeout`); re-checked under the lock."""
     now = runtime.clock()
-    async with runtime.db.writer() as session:
+    async with runtime.db.writer(match_id) as session:
         match, game, state = await _locked_match(session, match_id)
         if match.status != "waiting" or match.updated_at >= idle_since:
             return False

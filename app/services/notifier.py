@@ -18,12 +18,20 @@ class Notifier(Protocol):
 
     async def stop(self) -> None: ...
 
+    def latest(self, match_id: str) -> int:
+        """The newest seq published for the match (0 when none is known)."""
+        ...
+
     async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None) -> None:
         """Inside the command's transaction: queue the cross-process wake-up so it is sent exactly on commit."""
         ...
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
         """After commit: wake this process's waiters."""
+        ...
+
+    async def stage_key_change(self, session: Any, agent_id: str) -> None:
+        """Inside the transaction that changes an agent's API key: tell the other processes on commit."""
         ...
 
     async def wait(self, match_id: str, after_seq: int, within: float) -> int:
@@ -57,6 +65,9 @@ class MemoryNotifier:
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
         self.deliver(match_id, seq)
 
+    async def stage_key_change(self, session: Any, agent_id: str) -> None:
+        pass  # one process: the caller forgets the key in its own cache
+
     def wake_everyone(self) -> None:
         """Make every waiter re-read the database (after a lost connection): it may have missed a seq."""
         for match_id in list(self._waiters):
@@ -82,7 +93,8 @@ class MemoryNotifier:
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(match_id, set()).add(future)
         try:
-            return await asyncio.wait_for(future, within)
+            async with asyncio.timeout(within):  # not wait_for, which may swallow a cancellation on 3.11
+                return await future
         except TimeoutError:
             return self.latest(match_id)
         finally:

@@ -23,6 +23,7 @@ from app.services.notifier import MemoryNotifier
 
 log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
+KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -33,10 +34,12 @@ class PostgresNotifier(MemoryNotifier):
     """Commands NOTIFY `origin:match_id:seq[:timer_due]` in their transaction (`stage`); `publish` wakes local
     waiters at once; one listener per process delivers the other processes' notifications."""
 
-    def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None) -> None:
+    def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None,
+                 on_key_change: Callable[[str | None], None] | None = None) -> None:
         super().__init__()
         self._dsn = asyncpg_dsn(database_url)
         self._on_remote = on_remote
+        self._on_key_change = on_key_change or (lambda _agent_id: None)
         self._listener: asyncpg.Connection | None = None
         self._origin = secrets.token_hex(4)  # tells our own notifications apart when they come back
         self._task: asyncio.Task[None] | None = None
@@ -67,6 +70,13 @@ class PostgresNotifier(MemoryNotifier):
         payload = f"{self._origin}:{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
         await session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
 
+    async def stage_key_change(self, session: AsyncSession, agent_id: str) -> None:
+        await session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                              {"channel": KEYS_CHANNEL, "payload": agent_id})
+
+    def _key_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        self._on_key_change(payload)
+
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         parts = payload.split(":")
         try:
@@ -89,8 +99,10 @@ class PostgresNotifier(MemoryNotifier):
                 self._lost.clear()
                 self._listener.add_termination_listener(lambda _conn: self._lost.set())
                 await self._listener.add_listener(CHANNEL, self._received)
+                await self._listener.add_listener(KEYS_CHANNEL, self._key_changed)
                 self.connected.set()
                 self.wake_everyone()  # anything published while we were away is re-read from the database
+                self._on_key_change(None)  # and any key rotated meanwhile is looked up again
                 backoff = 0.2
                 await self._lost.wait()
                 log.warning("LISTEN connection lost; reconnecting")

@@ -42,12 +42,14 @@ def token_seat(caller: Caller, seat_hashes: Mapping[int, str]) -> int | None:
                 None)
 
 
-def seat_of(seats: Sequence[Seat], caller: Caller) -> Seat:
-    """The caller's seat for a write, or the protocol's 401/403 for why there is none (§2.3.4, §7.1)."""
-    viewer = viewer_of(caller, {s.seat: s.agent_id for s in seats},
-                       token_seat(caller, {s.seat: s.play_token_hash for s in seats}))
+def seat_of(seats: Sequence[Mapping[str, Any]], caller: Caller) -> int:
+    """The caller's seat number for a write, or the protocol's 401/403 for why there is none (§2.3.4, §7.1).
+
+    `seats` are `{"seat", "agent_id", "play_token_hash"}` mappings (the match cache's form)."""
+    viewer = viewer_of(caller, {s["seat"]: s["agent_id"] for s in seats},
+                       token_seat(caller, {s["seat"]: s["play_token_hash"] for s in seats}))
     if viewer.role == "player_agent" and viewer.seat is not None:
-        return seats[viewer.seat]
+        return viewer.seat
     if caller.agent is not None:
         raise ApiError("agent_not_in_match", "this agent has no seat in this match")
     if viewer.role == "player_owner":

@@ -1,0 +1,72 @@
+"""Group commit: commands for one match that arrive while its writer is busy are applied together.
+
+A vote phase sends every living seat's vote at the same instant. One transaction per vote would make the
+last voter wait for five lock-select-insert-update-commit cycles; here the first command of a burst starts
+a drain task for its key, and every command queued meanwhile rides the next transaction. Each command still
+gets its own answer: the rules run one command at a time on the state the previous one left, and a refused
+command changes nothing, so it fails alone. A failure of the transaction itself fails its whole batch.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
+
+Item = TypeVar("Item")
+
+# run(key, items) → one result per item: a value, or the exception that item's caller should raise.
+Runner = Callable[[str, list[Item]], Awaitable[list[Any]]]
+
+
+class GroupCommit(Generic[Item]):
+    """Per-key FIFO queues with one drain task per busy key."""
+
+    def __init__(self) -> None:
+        self._queues: dict[str, list[tuple[Item, asyncio.Future[Any]]]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def busy(self, key: str) -> bool:
+        """A batch for `key` is queued or running in this process."""
+        return key in self._queues
+
+    async def submit(self, key: str, item: Item, run: Runner[Item]) -> Any:
+        """Queue `item` behind `key`'s running batch (if any) and return its own result, or raise its error."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        queue = self._queues.get(key)
+        if queue is None:
+            queue = self._queues[key] = []
+            task = asyncio.create_task(self._drain(key, queue, run), name=f"commit-{key}")
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        queue.append((item, future))
+        # The caller going away (client disconnect) must not cancel the command for the rest of the batch.
+        return await asyncio.shield(future)
+
+    async def _drain(self, key: str, queue: list[tuple[Item, asyncio.Future[Any]]], run: Runner[Item]) -> None:
+        try:
+            while queue:
+                batch = queue[:]
+                del queue[:]
+                try:
+                    results = await run(key, [item for item, _ in batch])
+                except Exception as exc:  # noqa: BLE001 - the transaction failed: every caller of the batch sees it
+                    results = [exc] * len(batch)
+                except BaseException:
+                    for _, future in batch:
+                        future.cancel()
+                    raise
+                for (_, future), result in zip(batch, results, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(result, BaseException):
+                        future.set_exception(result)
+                    else:
+                        future.set_result(result)
+        finally:
+            # No await between the last emptiness check and this: a new submit either joined `queue` before
+            # the check, or finds no queue and starts a fresh drain.
+            del self._queues[key]
+            for _, future in queue:
+                if not future.done():
+                    future.cancel()

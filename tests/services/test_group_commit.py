@@ -1,0 +1,89 @@
+"""Group commit: what arrives while a batch runs rides the next one; each caller gets its own answer."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from app.services.group_commit import GroupCommit
+
+
+class Recorder:
+    """A runner that records its batches and can be held open until released."""
+
+    def __init__(self) -> None:
+        self.batches: list[list[str]] = []
+        self.release = asyncio.Event()
+        self.release.set()
+        self.fail_batch: Exception | None = None
+
+    async def run(self, key: str, items: list[str]) -> list[object]:
+        self.batches.append(list(items))
+        await self.release.wait()
+        if self.fail_batch is not None:
+            raise self.fail_batch
+        return [ValueError(f"refused {item}") if item.startswith("bad") else f"{key}:{item}" for item in items]
+
+
+async def test_commands_arriving_during_a_batch_share_the_next_one() -> None:
+    commits: GroupCommit[str] = GroupCommit()
+    runner = Recorder()
+    runner.release.clear()
+    first = asyncio.create_task(commits.submit("m1", "a", runner.run))
+    await asyncio.sleep(0)  # the drain task starts and holds batch ["a"] open
+    await asyncio.sleep(0)
+    rest = [asyncio.create_task(commits.submit("m1", item, runner.run)) for item in ("b", "c", "d")]
+    await asyncio.sleep(0)
+    assert commits.busy("m1")
+    runner.release.set()
+    assert await first == "m1:a"
+    assert [await task for task in rest] == ["m1:b", "m1:c", "m1:d"]
+    assert runner.batches == [["a"], ["b", "c", "d"]]
+    assert not commits.busy("m1")
+
+
+async def test_a_refused_command_fails_alone() -> None:
+    commits: GroupCommit[str] = GroupCommit()
+    runner = Recorder()
+    results = await asyncio.gather(*(commits.submit("m", item, runner.run) for item in ("x", "bad", "y")),
+                                   return_exceptions=True)
+    assert results[0] == "m:x" and results[2] == "m:y"
+    assert isinstance(results[1], ValueError) and str(results[1]) == "refused bad"
+
+
+async def test_a_failed_transaction_fails_its_batch_and_the_queue_goes_on() -> None:
+    commits: GroupCommit[str] = GroupCommit()
+    runner = Recorder()
+    runner.fail_batch = RuntimeError("database went away")
+    results = await asyncio.gather(*(commits.submit("m", item, runner.run) for item in ("p", "q")),
+                                   return_exceptions=True)
+    assert all(isinstance(r, RuntimeError) for r in results)
+    runner.fail_batch = None
+    assert await commits.submit("m", "r", runner.run) == "m:r"
+
+
+async def test_keys_do_not_wait_for_each_other() -> None:
+    commits: GroupCommit[str] = GroupCommit()
+    held, free = Recorder(), Recorder()
+    held.release.clear()
+    slow = asyncio.create_task(commits.submit("m1", "a", held.run))
+    assert await asyncio.wait_for(commits.submit("m2", "b", free.run), 5) == "m2:b"
+    assert not slow.done()
+    held.release.set()
+    assert await slow == "m1:a"
+
+
+async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
+    commits: GroupCommit[str] = GroupCommit()
+    runner = Recorder()
+    runner.release.clear()
+    caller = asyncio.create_task(commits.submit("m", "a", runner.run))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    caller.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await caller
+    runner.release.set()
+    assert await commits.submit("m", "b", runner.run) == "m:b"
+    assert runner.batches == [["a"], ["b"]], "the abandoned command still ran, before the next one"
