@@ -96,6 +96,9 @@ class MatchCache:
         entry.verified_at = time.monotonic()
         return entry
 
+    def forget(self, match_id: str) -> None:
+        self._entries.pop(match_id, None)
+
     def latest(self, match_id: str) -> CachedMatch | None:
         """The entry at whatever version it holds (not checked against the database)."""
         return self._entries.get(match_id)
@@ -124,13 +127,21 @@ class MatchCache:
         if entry is None:
             if match.version == 1 and new_seat is not None:  # created here: we hold the whole match
                 self._put(CachedMatch(match.match_id, 1, game, state, _row(match), [new_seat], list(events)))
+            else:
+                self._raise_floor(match.match_id, match.version)  # a load racing this commit must not cache older
             return
         seats = entry.seats + [new_seat] if new_seat is not None else entry.seats
         if entry.version != match.version - 1 or len(seats) != match.seats_taken:
             del self._entries[match.match_id]
-            self._floor[match.match_id] = match.version
+            self._raise_floor(match.match_id, match.version)
             return
         self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events))
+
+    def _raise_floor(self, match_id: str, version: int) -> None:
+        self._floor[match_id] = version
+        if len(self._floor) > 10 * self.capacity:  # floors only matter while a load races a commit: keep the newest
+            for stale in list(self._floor)[: len(self._floor) // 2]:
+                del self._floor[stale]
 
     def _put(self, entry: CachedMatch) -> CachedMatch:
         current = self._entries.get(entry.match_id)

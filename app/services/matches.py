@@ -6,6 +6,7 @@ events, bumps `version` and commits; only then are long-polls woken and the sche
 
 from __future__ import annotations
 
+import logging
 import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -30,6 +31,7 @@ from app.services.match_cache import seat_dict
 from app.services.seating import Caller, check_can_sit, seat_of
 
 TERMINAL = ("finished", "aborted")
+log = logging.getLogger("wodi.matches")
 
 
 @dataclass
@@ -211,7 +213,11 @@ async def _run_batch(runtime: Runtime, match_id: str, commands: list[_Command]) 
             results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"]))
         if events and await _store(runtime, session, match, game, state, events, commands[-1].now):
             await stats.record_end(session, match)
-    await _published(runtime, Applied(match, game, state, None, events))
+    try:
+        await _published(runtime, Applied(match, game, state, None, events))
+    except Exception:  # committed: the callers' answers stand (a retry would apply the commands twice)
+        log.exception("publishing match %s after commit failed; long-polls catch up on the next change", match_id)
+        runtime.cache.forget(match_id)
     return results
 
 
@@ -238,6 +244,8 @@ async def abort(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
 async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
     """Submit the Timeout command for a due deadline; a stale token changes nothing."""
     now = runtime.clock()
+    if runtime.commands.busy(match_id):
+        return False  # a batch of this process holds the match: the scheduler comes back in a moment
     async with runtime.db.writer(match_id) as session:
         # SKIP LOCKED: if another process (or a command) holds the match, it is handled there or next loop.
         match = await repo.get(session, match_id, lock=True, skip_locked=True)

@@ -107,3 +107,14 @@ async def test_a_key_rotated_in_one_process_stops_working_in_another(database_ur
                 break
             await asyncio.sleep(0.05)
         assert_error(await b.get("/api/matches", headers=bearer(old)), 401, "invalid_api_key")
+
+
+async def test_a_nul_character_is_refused_before_it_reaches_the_database(client: httpx.AsyncClient) -> None:
+    """PostgreSQL's JSON columns cannot store NUL; such text is a 400 for its sender, never a failed transaction."""
+    table = Table(client, 4)
+    await table.open()
+    speaker = (await table.snap(None))["current_speaker_seat"]
+    assert_error(await table.act(speaker, {"type": "speak", "text": "a\u0000b"}), 400, "bad_request")
+    assert_error(await table.act(speaker, {"type": "speak", "text": "好的", "analysis": {"x": ["\u0000"]}}),
+                 400, "bad_request")
+    assert (await table.act(speaker, {"type": "speak", "text": "这个东西很常见"})).status_code == 200

@@ -87,3 +87,35 @@ async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
     runner.release.set()
     assert await commits.submit("m", "b", runner.run) == "m:b"
     assert runner.batches == [["a"], ["b"]], "the abandoned command still ran, before the next one"
+
+
+async def test_a_command_the_database_rejects_fails_alone() -> None:
+    """A transaction that fails for one command's sake is retried one command per transaction."""
+    commits: GroupCommit[str] = GroupCommit()
+    batches: list[list[str]] = []
+
+    async def run(key: str, items: list[str]) -> list[object]:
+        batches.append(list(items))
+        await asyncio.sleep(0)
+        if "poison" in items:
+            raise RuntimeError("the database refused the transaction")
+        return [f"{key}:{item}" for item in items]
+
+    first = asyncio.create_task(commits.submit("m", "a", run))
+    await asyncio.sleep(0)
+    rest = [asyncio.create_task(commits.submit("m", item, run)) for item in ("b", "poison", "c")]
+    results = await asyncio.gather(first, *rest, return_exceptions=True)
+    assert results[0] == "m:a" and results[1] == "m:b" and results[3] == "m:c"
+    assert isinstance(results[2], RuntimeError)
+    assert batches == [["a"], ["b", "poison", "c"], ["b"], ["poison"], ["c"]]
+
+
+async def test_a_runner_that_breaks_its_contract_leaves_no_caller_waiting() -> None:
+    commits: GroupCommit[str] = GroupCommit()
+
+    async def run(_key: str, items: list[str]) -> list[object]:
+        return []  # one result too few
+
+    with pytest.raises(RuntimeError, match="produced 0 results"):
+        await asyncio.wait_for(commits.submit("m", "a", run), 5)
+    assert not commits.busy("m")

@@ -44,10 +44,12 @@ def require_stage(state: MatchState, stage: str) -> None:
 
 
 def clean_text(text: str, field: str = "text") -> str:
-    """Stripped text, non-empty and at most 500 characters."""
+    """Stripped text, non-empty, at most 500 characters, without NUL (which no JSON column of PostgreSQL stores)."""
     text = text.strip()
     if not text:
         raise GameError("bad_request", f"{field} must not be empty", field=field)
+    if "\x00" in text:
+        raise GameError("bad_request", f"{field} must not contain NUL characters", field=field)
     if len(text) > MAX_TEXT:
         raise GameError("text_too_long", f"{field} is longer than {MAX_TEXT} characters",
                         field=field, limit=MAX_TEXT, length=len(text))
@@ -60,6 +62,16 @@ def check_secret(player: Player, text: str) -> None:
         raise GameError("speech_contains_secret_word", "the text contains your own word")
 
 
+def _has_nul(value: Any) -> bool:
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
+
+
 def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
     """An optional JSON object of at most 4 KB."""
     if analysis is None:
@@ -68,6 +80,8 @@ def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
         size = len(json.dumps(analysis, ensure_ascii=False).encode())
     except (TypeError, ValueError):
         raise GameError("bad_request", "analysis must be JSON", field="analysis") from None
+    if _has_nul(analysis):
+        raise GameError("bad_request", "analysis must not contain NUL characters", field="analysis")
     if size > MAX_ANALYSIS_BYTES:
         raise GameError("bad_request", "analysis is larger than 4 KB", field="analysis", size=size)
     return analysis
