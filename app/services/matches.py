@@ -244,8 +244,8 @@ async def abort(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
 async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
     """Submit the Timeout command for a due deadline; a stale token changes nothing."""
     now = runtime.clock()
-    if runtime.commands.busy(match_id):
-        return False  # a batch of this process holds the match: the scheduler comes back in a moment
+    # Behind this process's own batches for the match (a fair lock, so a stream of commands cannot starve the
+    # timer); SKIP LOCKED below only passes over a row another process holds.
     async with runtime.db.writer(match_id) as session:
         # SKIP LOCKED: if another process (or a command) holds the match, it is handled there or next loop.
         match = await repo.get(session, match_id, lock=True, skip_locked=True)
