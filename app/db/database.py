@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from typing import Any
 
 from sqlalchemy import event, text
@@ -92,15 +92,14 @@ class Database:
     async def writer(self, match_id: str | None = None) -> AsyncIterator[AsyncSession]:
         """A write unit of work: committed when the block ends normally, rolled back on error. Commands on a
         match name it, so this process sends them to the database one at a time."""
-        if self._sqlite_write_lock is None:
-            if match_id is None:
-                async with self._writes() as session, session.begin():
-                    yield session
-                return
-            async with self._match_locks.hold(match_id), self._writes() as session, session.begin():
-                yield session
-            return
-        async with self._sqlite_write_lock, self._writes() as session, session.begin():
+        guard: AbstractAsyncContextManager[Any]
+        if self._sqlite_write_lock is not None:
+            guard = self._sqlite_write_lock
+        elif match_id is not None:
+            guard = self._match_locks.hold(match_id)
+        else:
+            guard = nullcontext()
+        async with guard, self._writes() as session, session.begin():
             yield session
 
     async def ping(self) -> None:
