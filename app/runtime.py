@@ -50,12 +50,6 @@ class Runtime:
         choice = self.settings.notifier
         return choice == "postgres" or (choice == "auto" and not self.settings.is_sqlite)
 
-    @property
-    def sole_writer(self) -> bool:
-        """No other process writes matches to this database (SQLite, or `WODI_NOTIFIER=memory`), so whatever
-        this process committed and wrote through its cache is the database's current state."""
-        return not self.shared_database
-
     def _remote_change(self, _match_id: str, _seq: int, timer_due: float | None) -> None:
         self.scheduler.poke(timer_due)
 

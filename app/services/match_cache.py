@@ -35,6 +35,7 @@ class CachedMatch:
     seats: list[dict[str, Any]]
     events: list[dict[str, Any]] = field(default_factory=list)
     verified_at: float = field(default_factory=time.monotonic)
+    epoch: int = 0  # the notifier's `sole_epoch` in which this entry was known to be current (0: never)
     _rendered: dict[Hashable, tuple[dict[str, Any], bytes]] = field(default_factory=dict)
 
     def rendered(self, key: Hashable, build: Callable[[], dict[str, Any]]) -> tuple[dict[str, Any], bytes]:
@@ -120,13 +121,16 @@ class MatchCache:
         return entry if entry is not None and entry.row["events_total"] >= seq else None
 
     def committed(self, match: Match, game: Game, state: Any, events: list[dict[str, Any]],
-                  new_seat: dict[str, Any] | None = None) -> None:
+                  new_seat: dict[str, Any] | None = None, epoch: int = 0) -> None:
         """Write-through after a commit of this process: extend the entry (with the seat a join took), start one
-        for a match just created, or drop the entry if it is not the parent of this version."""
+        for a match just created (current in `epoch`, the sole epoch its transaction began in), or drop the entry
+        if it is not the parent of this version. An extended entry keeps its parent's epoch: our commit on top of
+        a current parent is current."""
         entry = self._entries.get(match.match_id)
         if entry is None:
             if match.version == 1 and new_seat is not None:  # created here: we hold the whole match
-                self._put(CachedMatch(match.match_id, 1, game, state, _row(match), [new_seat], list(events)))
+                self._put(CachedMatch(match.match_id, 1, game, state, _row(match), [new_seat], list(events),
+                                      epoch=epoch))
             else:
                 self._raise_floor(match.match_id, match.version)  # a load racing this commit must not cache older
             return
@@ -135,7 +139,8 @@ class MatchCache:
             del self._entries[match.match_id]
             self._raise_floor(match.match_id, match.version)
             return
-        self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events))
+        self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events,
+                              epoch=entry.epoch))
 
     def _raise_floor(self, match_id: str, version: int) -> None:
         self._floor[match_id] = version

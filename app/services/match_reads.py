@@ -25,13 +25,23 @@ WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "
 
 
 async def load(runtime: Runtime, match_id: str) -> CachedMatch:
-    """The match as of now, from the per-process cache (checked against the row's version)."""
-    if runtime.sole_writer:
-        # Every commit to this database is made by this process and written through its cache first, so a
-        # cached match is current (unless a wake-up announced something newer: then read it).
+    """The match as of now, from the per-process cache (checked against the row's version unless this process is
+    the only writer)."""
+    epoch = runtime.notifier.sole_epoch
+    if epoch is not None:
+        # Every commit to this database is made by this process and written through its cache first, so an entry
+        # checked since this process became alone is current (unless a wake-up announced something newer).
         cached = runtime.cache.latest(match_id)
-        if cached is not None and cached.row["events_total"] >= runtime.notifier.latest(match_id):
+        if (cached is not None and cached.epoch == epoch
+                and cached.row["events_total"] >= runtime.notifier.latest(match_id)):
             return cached
+    cached = await _checked(runtime, match_id)
+    if epoch is not None:
+        cached.epoch = epoch  # checked against the database after `epoch` began: current while it lasts
+    return cached
+
+
+async def _checked(runtime: Runtime, match_id: str) -> CachedMatch:
     async with runtime.db.reader() as session:
         version = await repo.version_of(session, match_id)
     if version is None:

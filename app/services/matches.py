@@ -91,11 +91,11 @@ def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float)
 
 
 async def _published(runtime: Runtime, applied: Applied, new_seat: Seat | None = None,
-                     official: bool = False) -> Applied:
+                     official: bool = False, epoch: int | None = None) -> Applied:
     """After commit: write through to this process's cache, wake long-polls, tell the scheduler."""
     if applied.events:
         runtime.cache.committed(applied.match, applied.game, applied.state, applied.events,
-                                seat_dict(new_seat, official) if new_seat is not None else None)
+                                seat_dict(new_seat, official) if new_seat is not None else None, epoch or 0)
         await runtime.notifier.publish(applied.match.match_id, applied.events[-1]["seq"], applied.match.timer_due)
         runtime.scheduler.poke(applied.match.timer_due)
     return applied
@@ -113,6 +113,7 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
     config = game.parse_config(body.get("config"))
     now = runtime.clock()
     token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
+    epoch = runtime.notifier.sole_epoch  # if still current at write-through, nobody else saw the new match meanwhile
     async with runtime.db.writer() as session:
         agent = await _locked_agent(session, agent_id)
         await check_can_sit(session, None, [], agent, seat_meta, runtime.settings.base_url)
@@ -130,7 +131,7 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
         await repo.add_events(session, match.match_id, events, match.updated_at)
         await runtime.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
         applied = Applied(match, game, outcome.state, 0, events)
-    return await _published(runtime, applied, host, agent.is_official), token
+    return await _published(runtime, applied, host, agent.is_official, epoch), token
 
 
 def _seat(match_id: str, seat: int, agent: Agent, state: Any, token: str, meta: dict[str, Any]) -> Seat:

@@ -14,6 +14,11 @@ RESYNC = 2**62  # larger than any seq: "re-read from the database"
 
 
 class Notifier(Protocol):
+    # While not None, no other process writes to this database: what this process committed and wrote through
+    # its cache is current. A new value each time the process becomes alone again (entries checked earlier are
+    # checked once more).
+    sole_epoch: int | None
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -45,6 +50,7 @@ class MemoryNotifier:
     KEEP_IDLE = 300.0
 
     def __init__(self) -> None:
+        self.sole_epoch: int | None = 1  # one process by configuration (SQLite, or WODI_NOTIFIER=memory)
         self._latest: dict[str, tuple[int, float]] = {}
         self._waiters: dict[str, set[asyncio.Future[int]]] = {}
 

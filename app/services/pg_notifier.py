@@ -3,6 +3,15 @@
 Local waiters are woken at once (no round trip); other processes learn through one dedicated LISTEN
 connection, re-established with back-off after loss. After a reconnect every waiter re-reads the database,
 so nothing published while the connection was down is missed.
+
+Presence: on that same connection every server process holds the advisory lock `PRESENCE_LOCK` shared. A
+process that can also take it exclusively is alone on the database: it is the only writer, so the matches it
+committed and wrote through its cache are current and its reads skip the version check (`sole_epoch`). A process
+arriving later cannot take the shared lock while one holds it exclusively; it says hello on `HELLO_CHANNEL` until
+the lone process hears it, leaves sole mode (before anything else of the newcomer can commit) and releases the
+exclusive hold. A process in shared mode tries every `ALONE_RECHECK` seconds whether it has become alone; each
+time it does, `sole_epoch` takes a new value, so cache entries checked before are checked once more. Losing the
+connection (and with it the locks) leaves sole mode at once.
 """
 
 from __future__ import annotations
@@ -11,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -24,6 +34,8 @@ from app.services.notifier import MemoryNotifier
 log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
 KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
+HELLO_CHANNEL = "wodi_hello"  # payload: the origin of a process waiting for the presence lock
+PRESENCE_LOCK = 0x57_0D_50_1E  # advisory-lock key: shared by every server process, exclusive by a lone one
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -33,6 +45,8 @@ def asyncpg_dsn(sqlalchemy_url: str) -> str:
 class PostgresNotifier(MemoryNotifier):
     """Commands NOTIFY `origin:match_id:seq[:timer_due]` in their transaction (`stage`); `publish` wakes local
     waiters at once; one listener per process delivers the other processes' notifications."""
+
+    ALONE_RECHECK = 2.0  # seconds between checks, in shared mode, whether the other processes have gone
 
     def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None,
                  on_key_change: Callable[[str | None], None] | None = None) -> None:
@@ -44,6 +58,10 @@ class PostgresNotifier(MemoryNotifier):
         self._origin = secrets.token_hex(4)  # tells our own notifications apart when they come back
         self._task: asyncio.Task[None] | None = None
         self._lost = asyncio.Event()
+        self._stir = asyncio.Event()  # the presence loop has something to do: a hello to answer, or a lost connection
+        self._exclusive = False  # this process holds PRESENCE_LOCK exclusively (until a hello makes it step down)
+        self._epochs = 0
+        self.sole_epoch: int | None = None  # set while this process is the only one on the database
         self.connected = asyncio.Event()
 
     async def start(self) -> None:
@@ -77,6 +95,50 @@ class PostgresNotifier(MemoryNotifier):
     def _key_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._on_key_change(payload)
 
+    def _hello(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        if payload != self._origin and self.sole_epoch is not None:
+            # Leave sole mode now, synchronously: the newcomer cannot commit before we release the exclusive hold.
+            self.sole_epoch = None
+            self._stir.set()
+
+    def _connection_lost(self, _conn: Any) -> None:
+        self.sole_epoch = None  # PostgreSQL dropped our locks with the connection: others may be writing already
+        self._exclusive = False
+        self._lost.set()
+        self._stir.set()
+
+    async def _join(self, conn: asyncpg.Connection) -> None:
+        """Take the presence lock shared, saying hello until a process that is alone steps down."""
+        started = said = time.monotonic()
+        while not await conn.fetchval("SELECT pg_try_advisory_lock_shared($1)", PRESENCE_LOCK):
+            await conn.execute("SELECT pg_notify($1, $2)", HELLO_CHANNEL, self._origin)
+            if time.monotonic() - said > 5:
+                said = time.monotonic()
+                log.warning("still waiting for the server process that runs alone on the database to step down "
+                            "(%.0f s)", said - started)
+            await asyncio.sleep(0.05)
+
+    async def _presence(self, conn: asyncpg.Connection) -> None:
+        """While connected: step down on a hello, and check now and then whether this process is alone."""
+        next_try = 0.0
+        while not self._lost.is_set():
+            self._stir.clear()
+            if self._exclusive and self.sole_epoch is None:  # a hello arrived: let the newcomer in
+                await conn.execute("SELECT pg_advisory_unlock($1)", PRESENCE_LOCK)
+                self._exclusive = False
+                next_try = time.monotonic() + self.ALONE_RECHECK
+            if not self._exclusive and time.monotonic() >= next_try:
+                if await conn.fetchval("SELECT pg_try_advisory_lock($1)", PRESENCE_LOCK):
+                    self._exclusive = True
+                    self._epochs += 1
+                    self.sole_epoch = self._epochs
+                    log.info("this process is alone on the database: cached matches are served without a version "
+                             "check until another process arrives")
+                next_try = time.monotonic() + self.ALONE_RECHECK
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(max(next_try - time.monotonic(), 0.01) if not self._exclusive else None):
+                    await self._stir.wait()
+
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         parts = payload.split(":")
         try:
@@ -97,18 +159,21 @@ class PostgresNotifier(MemoryNotifier):
             try:
                 self._listener = await asyncpg.connect(self._dsn)
                 self._lost.clear()
-                self._listener.add_termination_listener(lambda _conn: self._lost.set())
+                self._listener.add_termination_listener(self._connection_lost)
                 await self._listener.add_listener(CHANNEL, self._received)
                 await self._listener.add_listener(KEYS_CHANNEL, self._key_changed)
+                await self._listener.add_listener(HELLO_CHANNEL, self._hello)
+                await self._join(self._listener)
                 self.connected.set()
                 self.wake_everyone()  # anything published while we were away is re-read from the database
                 self._on_key_change(None)  # and any key rotated meanwhile is looked up again
                 backoff = 0.2
-                await self._lost.wait()
+                await self._presence(self._listener)
                 log.warning("LISTEN connection lost; reconnecting")
             except Exception as exc:  # noqa: BLE001 - any failure of this connection means "reconnect"
                 log.warning("LISTEN connection failed (%s); retrying in %.1f s", exc, backoff)
             self.connected.clear()
+            self.sole_epoch, self._exclusive = None, False
             await self._close_listener()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 5.0)
