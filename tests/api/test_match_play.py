@@ -1,4 +1,7 @@
-"""Complete games over HTTP (ASGI): every tie-break, timeouts, and the response fields of §2.3 and §2.8."""
+"""Complete games over HTTP: every tie-break, timeouts, and the response fields of §2.3 and §2.8.
+
+The checks are plain functions of an HTTP client: here they run against the ASGI app, and
+`tests/e2e/test_uvicorn.py` runs the same ones against the real server in a subprocess."""
 
 from __future__ import annotations
 
@@ -29,13 +32,20 @@ def check_result(result: dict[str, Any], n: int) -> None:
     assert set(result["wordpair"]) == {"civilian", "undercover"}
 
 
-@pytest.mark.parametrize(("n", "tie_break"), [(4, "random"), (6, "revote"), (12, "noop_then_random"),
-                                              (6, "random"), (4, "revote"), (6, "noop_then_random")])
+GAMES = [(4, "random"), (6, "revote"), (12, "noop_then_random"), (6, "random"), (4, "revote"), (6, "noop_then_random")]
+
+
+@pytest.mark.parametrize(("n", "tie_break"), GAMES)
 async def test_complete_game(client: httpx.AsyncClient, n: int, tie_break: str) -> None:
+    await play_complete_game(client, n, tie_break)
+
+
+async def play_complete_game(client: httpx.AsyncClient, n: int, tie_break: str) -> None:
+    """Create, join one by one, play to the end with every vote round a full tie; check every response field."""
     table = Table(client, n, n_undercover=1 if n < 12 else 3, tie_break=tie_break)
     created = await table.open(fill=False)
     assert created["seat"] == 0 and created["status"] == "waiting" and created["seats_open"] == n - 1
-    assert created["invite_url"] == f"http://testserver/match/{table.match_id}"
+    assert created["invite_url"] == f"{str(client.base_url).rstrip('/')}/match/{table.match_id}"
     assert created["play_token"].startswith("pk_live_") and len(created["play_token"]) == 51
     assert created["config"]["tie_break"] == tie_break and created["config"]["max_rounds"] == n
     for seat in range(1, n):
@@ -84,6 +94,11 @@ def _check_action_bodies(table: Table) -> None:
 
 
 async def test_revote_pk_two_two_tie(client: httpx.AsyncClient) -> None:
+    await play_revote_pk(client)
+
+
+async def play_revote_pk(client: httpx.AsyncClient) -> None:
+    """A 2–2 tie under `revote`: the tied seats speak again, only the others vote, and the revote decides."""
     table = Table(client, 4, tie_break="revote", last_words=False)
     await table.open()
     for _ in range(4):
@@ -109,6 +124,11 @@ async def test_revote_pk_two_two_tie(client: httpx.AsyncClient) -> None:
 
 
 async def test_speak_and_vote_timeouts(client: httpx.AsyncClient) -> None:
+    await play_through_timeouts(client)
+
+
+async def play_through_timeouts(client: httpx.AsyncClient) -> None:
+    """Nobody acts: speak timeouts skip, warnings come at half time, vote timeouts abstain, the match ends."""
     table = Table(client, 4, speak_timeout=1, vote_timeout=1, last_words=False)
     await table.open()
     first = await table.snap(0)

@@ -1,4 +1,5 @@
-"""The real server in a subprocess: a complete game over TCP, and a `kill -9` in the middle of a speak turn."""
+"""The real server in a subprocess: the complete games, tie-breaks and timeouts of `tests/api/test_match_play.py`
+over TCP, and a `kill -9` in the middle of a speak turn."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import httpx
 import pytest
 
 from tests.api.table import Table
+from tests.api.test_match_play import GAMES, play_complete_game, play_revote_pk, play_through_timeouts
 from tests.conftest import _wipe
 from tests.e2e.server import Server
 
@@ -20,19 +22,33 @@ async def wiped(database_url: str) -> AsyncIterator[None]:
     await _wipe(database_url)
 
 
-async def test_complete_game_over_real_http(database_url: str, wiped: None) -> None:
+@pytest.fixture(scope="module")
+async def live(database_url: str) -> AsyncIterator[Server]:
     server = Server(database_url).start()
     try:
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
-            table = Table(client, 6, n_undercover=2)
-            await table.open()
-            final = await table.play()
-            assert final["status"] == "finished"
-            assert final["invite_url"] == f"{server.base_url}/match/{table.match_id}"
-            log = await table.events(None)
-            assert [e["seq"] for e in log] == list(range(1, final["events_total"] + 1))
+        yield server
     finally:
         server.stop()
+        await _wipe(database_url)
+
+
+@pytest.fixture
+async def http(live: Server) -> AsyncIterator[httpx.AsyncClient]:
+    async with httpx.AsyncClient(base_url=live.base_url, timeout=30) as client:
+        yield client
+
+
+@pytest.mark.parametrize(("n", "tie_break"), GAMES)
+async def test_complete_game_over_real_http(http: httpx.AsyncClient, n: int, tie_break: str) -> None:
+    await play_complete_game(http, n, tie_break)
+
+
+async def test_revote_pk_over_real_http(http: httpx.AsyncClient) -> None:
+    await play_revote_pk(http)
+
+
+async def test_timeouts_over_real_http(http: httpx.AsyncClient) -> None:
+    await play_through_timeouts(http)
 
 
 async def test_restart_during_speak_turn(database_url: str, wiped: None) -> None:
