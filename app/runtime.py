@@ -9,6 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.db.database import Database
+from app.protocol.errors import ApiError
 from app.services.games import install_games
 from app.services.group_commit import GroupCommit
 from app.services.key_cache import KeyCache
@@ -36,7 +37,7 @@ class Runtime:
         self._bots: asyncio.Task[None] | None = None
         self.cache = MatchCache()
         self.keys = KeyCache()
-        self.commands: GroupCommit[Any] = GroupCommit()
+        self.commands: GroupCommit[Any] = GroupCommit(batch_errors=(ApiError,))
         self.scheduler = Scheduler(self, max_sleep=1.0 if self.shared_database else 30.0)
         self.notifier: Notifier = (
             PostgresNotifier(settings.database_url, on_remote=self._remote_change, on_key_change=self.keys.forget)

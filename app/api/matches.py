@@ -37,7 +37,8 @@ router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses(
 SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
                "same_owner_already_in_match", "provider_not_allowed")
 ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
-              "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
+              "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress",
+              "service_unavailable")  # 503: another server process is handing the database over (Retry-After)
 JSON = "application/json"
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
@@ -95,7 +96,7 @@ def _invite(runtime: Runtime, match_id: str) -> str:
 
 @router.post("/{match_id}/join", response_model=MatchJoined, summary="Join a waiting match",
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
-                                 *SEAT_ERRORS))
+                                 "service_unavailable", *SEAT_ERRORS))
 async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, body: JoinMatch | None = None,
                      agent: PlayingAgentDep = None) -> dict[str, Any]:
     agent_id = await _agent_caller(runtime, agent)

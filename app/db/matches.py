@@ -21,17 +21,31 @@ MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "sea
            "timer_token", "updated_at", "finished_at")
 
 
-async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
+class HeldExclusively(Exception):  # noqa: N818 - a condition, not a failure of this code
+    """The shared lock a writer asked for is held exclusively by another session."""
+
+
+async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False,
+              shared_lock: int | None = None) -> Match | None:
     """The match row as a detached `Match`; with `lock`, held `FOR UPDATE` until the transaction ends (one
     writer per match). With `skip_locked`, a row another transaction holds reads as missing instead of waiting.
+    With `shared_lock` (PostgreSQL), the same statement also takes that advisory lock shared for the transaction,
+    or raises `HeldExclusively` if another session holds it exclusively.
 
     Commands change the object in memory and write it back with `save`: plain Core statements on the hot path,
     since the ORM's identity map and unit of work cost more than the rules themselves."""
     query = select(MATCHES).where(MATCHES.c.match_id == match_id)
+    if shared_lock is not None:
+        query = query.add_columns(func.pg_try_advisory_xact_lock_shared(shared_lock).label("shared_lock_taken"))
     if lock:
         query = query.with_for_update(skip_locked=skip_locked)
     row = (await session.execute(query)).mappings().first()
-    return Match(**row) if row is not None else None
+    if row is None:
+        return None
+    values = dict(row)
+    if shared_lock is not None and not values.pop("shared_lock_taken"):
+        raise HeldExclusively(shared_lock)
+    return Match(**values)
 
 
 async def save(session: AsyncSession, match: Match) -> None:

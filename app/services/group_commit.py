@@ -23,7 +23,10 @@ Runner = Callable[[str, list[Item]], Awaitable[list[Any]]]
 class GroupCommit(Generic[Item]):
     """Per-key FIFO queues with one drain task per busy key."""
 
-    def __init__(self) -> None:
+    def __init__(self, batch_errors: tuple[type[Exception], ...] = ()) -> None:
+        # Errors the runner raises for a batch as a whole (the match is gone, the database is being handed over):
+        # every command's answer as they are, not a failed transaction to retry one command at a time.
+        self._batch_errors = batch_errors
         self._queues: dict[str, list[tuple[Item, asyncio.Future[Any]]]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
@@ -76,12 +79,13 @@ class GroupCommit(Generic[Item]):
             # the check, or finds no queue and starts a fresh drain.
             del self._queues[key]
 
-    @staticmethod
-    async def _run(key: str, items: list[Item], run: Runner[Item]) -> list[Any]:
+    async def _run(self, key: str, items: list[Item], run: Runner[Item]) -> list[Any]:
         """Run a batch; if its transaction fails (not a refusal: those come back as results), run each command in a
         transaction of its own, so one command the database rejects cannot fail the others."""
         try:
             results = await run(key, items)
+        except self._batch_errors as exc:
+            return [exc] * len(items)
         except Exception as exc:  # noqa: BLE001 - the transaction failed; retried one by one below
             if len(items) == 1:
                 return [exc]

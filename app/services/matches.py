@@ -6,13 +6,14 @@ events, bumps `version` and commits; only then are long-polls woken and the sche
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -31,7 +32,9 @@ from app.services.match_cache import seat_dict
 from app.services.seating import Caller, check_can_sit, seat_of
 
 TERMINAL = ("finished", "aborted")
+HANDOVER_WAITS = (0.05, 0.1, 0.2, 0.4, 0.8)  # seconds between tries while a lone process is asked to step down
 log = logging.getLogger("wodi.matches")
+T = TypeVar("T")
 
 
 @dataclass
@@ -153,8 +156,9 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
     """Take the next free seat; the rules deal when the table fills."""
     now = runtime.clock()
     token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
-    async with runtime.db.writer(match_id) as session:
-        match, game, state = await _locked_match(session, match_id)
+
+    async def take_seat(session: AsyncSession) -> tuple[Applied, Seat, bool]:
+        match, game, state = await _locked_match(runtime, session, match_id)
         seats = await repo.seats(session, match_id)
         agent = await _locked_agent(session, agent_id)
         await check_can_sit(session, match_id, seats, agent, seat_meta, runtime.settings.base_url)
@@ -166,12 +170,37 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
         match.seats_taken = len(seats) + 1
         events = _stamped(outcome.events)
         await _store(runtime, session, match, game, outcome.state, events, now)
-        applied = Applied(match, game, outcome.state, seat.seat, events)
-    return await _published(runtime, applied, seat, agent.is_official), token
+        return Applied(match, game, outcome.state, seat.seat, events), seat, agent.is_official
+
+    applied, seat, official = await _in_transaction(runtime, match_id, take_seat)
+    return await _published(runtime, applied, seat, official), token
 
 
-async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
-    match = await repo.get(session, match_id, lock=True)
+async def _in_transaction(runtime: Runtime, match_id: str, body: Callable[[AsyncSession], Awaitable[T]]) -> T:
+    """Run `body` as one write transaction for the match.
+
+    On PostgreSQL, a process that is not alone on the database takes the presence lock shared in the statement
+    that locks the match (`_locked_match`). While another process is alone (and serving its cache without
+    checking the database), that fails before anything is written: we ask it to step down and try again, and
+    answer 503 if it has not within a second and a half (its LISTEN connection may be dead; PostgreSQL drops it,
+    and its locks, within half a minute)."""
+    for wait in (*HANDOVER_WAITS, None):
+        try:
+            async with runtime.db.writer(match_id) as session:
+                return await body(session)
+        except repo.HeldExclusively:
+            async with runtime.db.reader() as session:
+                await runtime.notifier.ask_to_share(session)
+            if wait is None:
+                break
+            await asyncio.sleep(wait)
+    log.warning("match %s: another server process is alone on the database and has not stepped down", match_id)
+    raise ApiError("service_unavailable", "another server process is handing the database over; retry shortly",
+                   headers={"Retry-After": "1"})
+
+
+async def _locked_match(runtime: Runtime, session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
+    match = await repo.get(session, match_id, lock=True, shared_lock=runtime.notifier.presence_check())
     if match is None:
         raise ApiError("match_not_found", f"no match {match_id!r}")
     game = _game(match.game)
@@ -195,9 +224,10 @@ async def _seated_command(runtime: Runtime, match_id: str, caller: Caller,
 
 async def _run_batch(runtime: Runtime, match_id: str, commands: list[_Command]) -> list[Applied | Exception]:
     """One transaction for a batch: lock, apply each command in arrival order, store, commit, then publish."""
-    results: list[Applied | Exception] = []
-    async with runtime.db.writer(match_id) as session:
-        match, game, state = await _locked_match(session, match_id)
+
+    async def apply_all(session: AsyncSession) -> tuple[Applied, list[Applied | Exception]]:
+        results: list[Applied | Exception] = []
+        match, game, state = await _locked_match(runtime, session, match_id)
         seats = runtime.cache.seats_if(match_id, match.seats_taken) or [
             seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
         events: list[dict[str, Any]] = []
@@ -214,8 +244,11 @@ async def _run_batch(runtime: Runtime, match_id: str, commands: list[_Command]) 
             results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"]))
         if events and await _store(runtime, session, match, game, state, events, commands[-1].now):
             await stats.record_end(session, match)
+        return Applied(match, game, state, None, events), results
+
+    batch, results = await _in_transaction(runtime, match_id, apply_all)
     try:
-        await _published(runtime, Applied(match, game, state, None, events))
+        await _published(runtime, batch)
     except Exception:  # committed: the callers' answers stand (a retry would apply the commands twice)
         log.exception("publishing match %s after commit failed; long-polls catch up on the next change", match_id)
         runtime.cache.forget(match_id)
@@ -245,19 +278,25 @@ async def abort(runtime: Runtime, match_id: str, caller: Caller) -> Applied:
 async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
     """Submit the Timeout command for a due deadline; a stale token changes nothing."""
     now = runtime.clock()
-    # Behind this process's own batches for the match (a fair lock, so a stream of commands cannot starve the
-    # timer); SKIP LOCKED below only passes over a row another process holds.
-    async with runtime.db.writer(match_id) as session:
+
+    async def fire(session: AsyncSession) -> Applied | None:
         # SKIP LOCKED: if another process (or a command) holds the match, it is handled there or next loop.
-        match = await repo.get(session, match_id, lock=True, skip_locked=True)
+        match = await repo.get(session, match_id, lock=True, skip_locked=True,
+                               shared_lock=runtime.notifier.presence_check())
         if match is None or match.timer_token != token:
-            return False
+            return None
         game = _game(match.game)
         outcome = game.apply(game.state_from_json(match.state), game.timeout(token), now=now)
         events = _stamped(outcome.events)
         if events and await _store(runtime, session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
-        applied = Applied(match, game, outcome.state, None, events)
+        return Applied(match, game, outcome.state, None, events)
+
+    # Behind this process's own batches for the match (a fair lock, so a stream of commands cannot starve the
+    # timer); SKIP LOCKED only passes over a row another process holds.
+    applied = await _in_transaction(runtime, match_id, fire)
+    if applied is None:
+        return False
     await _published(runtime, applied)
     return bool(applied.events)
 
@@ -265,14 +304,19 @@ async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
 async def janitor_abort(runtime: Runtime, match_id: str, idle_since: datetime) -> bool:
     """Abort a waiting room with no join since `idle_since` (reason `janitor_timeout`); re-checked under the lock."""
     now = runtime.clock()
-    async with runtime.db.writer(match_id) as session:
-        match, game, state = await _locked_match(session, match_id)
+
+    async def abort_idle(session: AsyncSession) -> Applied | None:
+        match, game, state = await _locked_match(runtime, session, match_id)
         if match.status != "waiting" or match.updated_at >= idle_since:
-            return False
+            return None
         outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
         events = _stamped(outcome.events)
         if await _store(runtime, session, match, game, outcome.state, events, now):
             await stats.record_end(session, match)
-        applied = Applied(match, game, outcome.state, None, events)
+        return Applied(match, game, outcome.state, None, events)
+
+    applied = await _in_transaction(runtime, match_id, abort_idle)
+    if applied is None:
+        return False
     await _published(runtime, applied)
     return True

@@ -14,10 +14,21 @@ RESYNC = 2**62  # larger than any seq: "re-read from the database"
 
 
 class Notifier(Protocol):
-    # While not None, no other process writes to this database: what this process committed and wrote through
-    # its cache is current. A new value each time the process becomes alone again (entries checked earlier are
-    # checked once more).
-    sole_epoch: int | None
+    @property
+    def sole_epoch(self) -> int | None:
+        """While not None, no other process writes to this database: what this process committed and wrote through
+        its cache is current. A new value each time the process becomes alone again (entries checked earlier are
+        checked once more)."""
+        ...
+
+    def presence_check(self) -> int | None:
+        """The advisory lock a write transaction must take shared first (PostgreSQL, when this process is not the
+        one alone on the database), or None."""
+        ...
+
+    async def ask_to_share(self, session: Any) -> None:
+        """A write found another process alone on the database: ask it (outside any transaction) to step down."""
+        ...
 
     async def start(self) -> None: ...
 
@@ -50,9 +61,18 @@ class MemoryNotifier:
     KEEP_IDLE = 300.0
 
     def __init__(self) -> None:
-        self.sole_epoch: int | None = 1  # one process by configuration (SQLite, or WODI_NOTIFIER=memory)
         self._latest: dict[str, tuple[int, float]] = {}
         self._waiters: dict[str, set[asyncio.Future[int]]] = {}
+
+    @property
+    def sole_epoch(self) -> int | None:
+        return 1  # one process by configuration (SQLite, or WODI_NOTIFIER=memory)
+
+    def presence_check(self) -> int | None:
+        return None
+
+    async def ask_to_share(self, session: Any) -> None:
+        pass
 
     async def start(self) -> None:
         pass

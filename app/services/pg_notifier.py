@@ -6,12 +6,18 @@ so nothing published while the connection was down is missed.
 
 Presence: on that same connection every server process holds the advisory lock `PRESENCE_LOCK` shared. A
 process that can also take it exclusively is alone on the database: it is the only writer, so the matches it
-committed and wrote through its cache are current and its reads skip the version check (`sole_epoch`). A process
-arriving later cannot take the shared lock while one holds it exclusively; it says hello on `HELLO_CHANNEL` until
-the lone process hears it, leaves sole mode (before anything else of the newcomer can commit) and releases the
-exclusive hold. A process in shared mode tries every `ALONE_RECHECK` seconds whether it has become alone; each
-time it does, `sole_epoch` takes a new value, so cache entries checked before are checked once more. Losing the
-connection (and with it the locks) leaves sole mode at once.
+committed and wrote through its cache are current and its reads skip the version check (`sole_epoch`). Every
+write transaction of a process that does not hold it exclusively takes it shared too, in the statement that locks
+the match, so nothing commits elsewhere while a process is alone, whatever the state of the writer's own LISTEN
+connection. A process arriving (or a write refused that way) says hello on `HELLO_CHANNEL`; the lone process
+leaves sole mode at once and releases the exclusive hold. A process in shared mode tries every `ALONE_RECHECK`
+seconds whether it has become alone; each time it does, `sole_epoch` takes a new value, so cache entries checked
+before are checked once more.
+
+Sole mode is a lease: while alone the process pings its LISTEN connection every `HEARTBEAT` seconds, and serves
+its cache unchecked only if a ping sent less than `SOLE_LEASE` seconds ago was answered. The connection asks
+PostgreSQL for TCP keepalives, so a silent peer (and its locks) is dropped only after `KEEPALIVE` allows, long
+after the lease has run out. A connection seen closed leaves sole mode at once.
 """
 
 from __future__ import annotations
@@ -47,6 +53,12 @@ class PostgresNotifier(MemoryNotifier):
     waiters at once; one listener per process delivers the other processes' notifications."""
 
     ALONE_RECHECK = 2.0  # seconds between checks, in shared mode, whether the other processes have gone
+    HEARTBEAT = 1.0  # seconds between pings of the LISTEN connection while alone
+    PING_TIMEOUT = 3.0  # a ping unanswered this long: the connection is treated as lost
+    SOLE_LEASE = 3.0  # sole mode holds only while a ping sent this recently was answered
+    # PostgreSQL drops a peer that stopped answering after idle + interval x count = 25 s (TCP connections): only
+    # then can its locks pass to another process, and by then its lease ran out long ago.
+    KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"}
 
     def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None,
                  on_key_change: Callable[[str | None], None] | None = None) -> None:
@@ -61,7 +73,8 @@ class PostgresNotifier(MemoryNotifier):
         self._stir = asyncio.Event()  # the presence loop has something to do: a hello to answer, or a lost connection
         self._exclusive = False  # this process holds PRESENCE_LOCK exclusively (until a hello makes it step down)
         self._epochs = 0
-        self.sole_epoch: int | None = None  # set while this process is the only one on the database
+        self._sole: int | None = None  # the epoch, while this process believes it is the only one on the database
+        self._beat = 0.0  # when the last answered ping (or the exclusive lock's grant) was sent
         self.connected = asyncio.Event()
 
     async def start(self) -> None:
@@ -79,8 +92,10 @@ class PostgresNotifier(MemoryNotifier):
 
     async def _close_listener(self) -> None:
         if self._listener is not None and not self._listener.is_closed():
-            with contextlib.suppress(Exception):
-                await self._listener.close()
+            try:
+                await self._listener.close(timeout=2)
+            except Exception:  # noqa: BLE001 - a peer that does not answer: drop the socket
+                self._listener.terminate()
         self._listener = None
 
     async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None) -> None:
@@ -95,48 +110,74 @@ class PostgresNotifier(MemoryNotifier):
     def _key_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._on_key_change(payload)
 
+    @property
+    def sole_epoch(self) -> int | None:
+        if self._sole is None or time.monotonic() - self._beat >= self.SOLE_LEASE:
+            return None
+        return self._sole
+
+    def presence_check(self) -> int | None:
+        # Our own exclusive hold lives on the LISTEN connection; a pooled connection asking for the shared lock
+        # would collide with it. While we hold it nobody else can commit, so our writes need no check.
+        return None if self._exclusive else PRESENCE_LOCK
+
+    async def ask_to_share(self, session: AsyncSession) -> None:
+        await session.execute(text("SELECT pg_notify(:channel, :payload)"),
+                              {"channel": HELLO_CHANNEL, "payload": self._origin})
+
     def _hello(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        if payload != self._origin and self.sole_epoch is not None:
+        if payload != self._origin and (self._sole is not None or self._exclusive):
             # Leave sole mode now, synchronously: the newcomer cannot commit before we release the exclusive hold.
-            self.sole_epoch = None
+            self._sole = None
             self._stir.set()
 
     def _connection_lost(self, _conn: Any) -> None:
-        self.sole_epoch = None  # PostgreSQL dropped our locks with the connection: others may be writing already
+        self._sole = None  # PostgreSQL dropped our locks with the connection: others may be writing already
         self._exclusive = False
         self._lost.set()
         self._stir.set()
 
     async def _join(self, conn: asyncpg.Connection) -> None:
-        """Take the presence lock shared, saying hello until a process that is alone steps down."""
-        started = said = time.monotonic()
+        """Take the presence lock shared: say hello, then queue for the lock, so it is ours the moment a process
+        that is alone steps down (before that process could take it exclusively again)."""
+        started = time.monotonic()
         while not await conn.fetchval("SELECT pg_try_advisory_lock_shared($1)", PRESENCE_LOCK):
             await conn.execute("SELECT pg_notify($1, $2)", HELLO_CHANNEL, self._origin)
-            if time.monotonic() - said > 5:
-                said = time.monotonic()
+            try:
+                async with conn.transaction():  # a session lock taken in a transaction outlives it
+                    await conn.execute("SET LOCAL lock_timeout = '2s'")
+                    await conn.execute("SELECT pg_advisory_lock_shared($1)", PRESENCE_LOCK)
+                return
+            except asyncpg.LockNotAvailableError:
                 log.warning("still waiting for the server process that runs alone on the database to step down "
-                            "(%.0f s)", said - started)
-            await asyncio.sleep(0.05)
+                            "(%.0f s); until it does, writes here wait for it and then answer 503",
+                            time.monotonic() - started)
 
     async def _presence(self, conn: asyncpg.Connection) -> None:
-        """While connected: step down on a hello, and check now and then whether this process is alone."""
+        """While connected: step down on a hello, ping while alone, and check now and then whether we are alone."""
         next_try = 0.0
         while not self._lost.is_set():
             self._stir.clear()
-            if self._exclusive and self.sole_epoch is None:  # a hello arrived: let the newcomer in
+            now = time.monotonic()
+            if self._exclusive and self._sole is None:  # a hello arrived: let the newcomer in
                 await conn.execute("SELECT pg_advisory_unlock($1)", PRESENCE_LOCK)
                 self._exclusive = False
                 next_try = time.monotonic() + self.ALONE_RECHECK
-            if not self._exclusive and time.monotonic() >= next_try:
+            elif self._exclusive:  # alone: renew the lease
+                async with asyncio.timeout(self.PING_TIMEOUT):  # unanswered: handled as a lost connection
+                    await conn.fetchval("SELECT 1")
+                self._beat = now
+            elif now >= next_try:
                 if await conn.fetchval("SELECT pg_try_advisory_lock($1)", PRESENCE_LOCK):
-                    self._exclusive = True
+                    self._exclusive, self._beat = True, now
                     self._epochs += 1
-                    self.sole_epoch = self._epochs
+                    self._sole = self._epochs
                     log.info("this process is alone on the database: cached matches are served without a version "
                              "check until another process arrives")
                 next_try = time.monotonic() + self.ALONE_RECHECK
+            pause = self.HEARTBEAT if self._exclusive else next_try - time.monotonic()
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(max(next_try - time.monotonic(), 0.01) if not self._exclusive else None):
+                async with asyncio.timeout(max(pause, 0.01)):
                     await self._stir.wait()
 
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
@@ -157,23 +198,23 @@ class PostgresNotifier(MemoryNotifier):
         backoff = 0.2
         while True:
             try:
-                self._listener = await asyncpg.connect(self._dsn)
+                self._listener = await asyncpg.connect(self._dsn, server_settings=self.KEEPALIVE)
                 self._lost.clear()
                 self._listener.add_termination_listener(self._connection_lost)
                 await self._listener.add_listener(CHANNEL, self._received)
                 await self._listener.add_listener(KEYS_CHANNEL, self._key_changed)
                 await self._listener.add_listener(HELLO_CHANNEL, self._hello)
-                await self._join(self._listener)
-                self.connected.set()
                 self.wake_everyone()  # anything published while we were away is re-read from the database
                 self._on_key_change(None)  # and any key rotated meanwhile is looked up again
+                await self._join(self._listener)
+                self.connected.set()
                 backoff = 0.2
                 await self._presence(self._listener)
                 log.warning("LISTEN connection lost; reconnecting")
             except Exception as exc:  # noqa: BLE001 - any failure of this connection means "reconnect"
                 log.warning("LISTEN connection failed (%s); retrying in %.1f s", exc, backoff)
             self.connected.clear()
-            self.sole_epoch, self._exclusive = None, False
+            self._sole, self._exclusive = None, False
             await self._close_listener()
             await asyncio.sleep(backoff)
             backoff = min(backoff * 2, 5.0)

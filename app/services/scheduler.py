@@ -13,6 +13,7 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 from app.db import matches as repo
+from app.protocol.errors import ApiError
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -77,6 +78,9 @@ class Scheduler:
             try:
                 await fire_timer(self.runtime, match_id, token)
                 self._failed.pop((match_id, token), None)
+            except ApiError as exc:  # e.g. another process is alone on the database and has not stepped down yet
+                log.warning("timer of match %s not fired (%s); retrying in %.0f s", match_id, exc.message, FAILED_RETRY)
+                self._failed[(match_id, token)] = clock() + FAILED_RETRY
             except Exception:
                 log.exception("timer of match %s failed; retrying in %.0f s", match_id, FAILED_RETRY)
                 self._failed[(match_id, token)] = clock() + FAILED_RETRY

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
 from collections.abc import AsyncIterator, Callable
 
 import httpx
@@ -101,3 +103,67 @@ async def test_losing_the_listen_connection_leaves_sole_mode_at_once(database_ur
         table = Table(client, 4)
         await table.open()
         assert (await table.snap(0))["status"] == "in_progress"
+
+
+async def test_a_process_without_its_listen_connection_cannot_write_behind_a_lone_one(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second process's LISTEN connection dies (its shared hold with it) and cannot come back, so the first
+    becomes alone. A write through the second must still not commit behind the first's back: its transaction
+    asks for the presence lock shared, is refused, says hello and tries again once the first has stepped down."""
+    first, second = create_app(make_settings(database_url)), create_app(make_settings(database_url))
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(_wipe, database_url)
+        a = await stack.enter_async_context(serving(first))
+        b = await stack.enter_async_context(serving(second))
+        table = Table(a, 4)
+        await table.open()
+        speaker = (await table.snap(None))["current_speaker_seat"]
+        lone = notifier(first)
+        lone.ALONE_RECHECK = 0.05
+        monkeypatch.setattr(lone, "deliver", lambda *_args: None)  # blind to NOTIFY: only presence protects it
+        cut = notifier(second)
+        cut._dsn = "postgresql://postgres@127.0.0.1:1/nowhere"  # its reconnects fail from now on
+        listener = cut._listener
+        assert listener is not None
+        async with second.state.runtime.db.reader() as session:
+            await session.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": listener.get_server_pid()})
+        await until(lambda: lone.sole_epoch is not None)
+        before = await table.snap(speaker)  # served by the lone first process from its cache
+        lone.ALONE_RECHECK = 30.0  # once it steps down, it stays down for the rest of the test
+        acted = await b.post(f"/api/matches/{table.match_id}/action", headers=table.h(speaker),
+                             json={"type": "speak", "text": "这个东西很常见"})
+        assert acted.status_code == 200, acted.text
+        assert lone.sole_epoch is None
+        after = await table.snap(speaker)
+        assert after["events_total"] > before["events_total"]
+        assert [e["text"] for e in after["public_log"] if e["type"] == "speech_posted"] == ["这个东西很常见"]
+
+
+async def test_a_lone_process_whose_connection_stops_answering_leaves_sole_mode(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The LISTEN connection's server process is frozen (SIGSTOP): no ping is answered, so the lease runs out
+    (PostgreSQL would keep the frozen session's locks for a good while yet), and after the ping times out the
+    process reconnects and, once the frozen session is gone, is alone again in a new epoch."""
+    monkeypatch.setattr(PostgresNotifier, "HEARTBEAT", 0.05)
+    monkeypatch.setattr(PostgresNotifier, "SOLE_LEASE", 0.3)
+    monkeypatch.setattr(PostgresNotifier, "PING_TIMEOUT", 1.0)
+    app = create_app(make_settings(database_url))
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(_wipe, database_url)
+        await stack.enter_async_context(serving(app))
+        lone = notifier(app)
+        await until(lambda: lone.sole_epoch is not None)
+        epoch = lone.sole_epoch
+        listener = lone._listener
+        assert listener is not None
+        pid = listener.get_server_pid()
+        os.kill(pid, signal.SIGSTOP)
+        try:
+            await asyncio.sleep(0.5)
+            assert lone.sole_epoch is None  # the lease ran out while the ping went unanswered
+        finally:
+            os.kill(pid, signal.SIGCONT)
+        async with app.state.runtime.db.reader() as session:
+            await session.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+        await until(lambda: lone.sole_epoch is not None)
+        assert lone.sole_epoch != epoch

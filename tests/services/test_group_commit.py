@@ -119,3 +119,23 @@ async def test_a_runner_that_breaks_its_contract_leaves_no_caller_waiting() -> N
     with pytest.raises(RuntimeError, match="produced 0 results"):
         await asyncio.wait_for(commits.submit("m", "a", run), 5)
     assert not commits.busy("m")
+
+
+class Gone(Exception):
+    """Stands for an error about the whole batch (the match is gone, the database is being handed over)."""
+
+
+async def test_an_error_about_the_whole_batch_answers_every_command_without_retrying_each() -> None:
+    commits: GroupCommit[str] = GroupCommit(batch_errors=(Gone,))
+    runner = Recorder()
+    runner.release.clear()
+    runner.fail_batch = Gone("handing over")
+    first = asyncio.create_task(commits.submit("m", "a", runner.run))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    rest = [asyncio.create_task(commits.submit("m", item, runner.run)) for item in ("b", "c")]
+    await asyncio.sleep(0)
+    runner.release.set()
+    results = await asyncio.gather(first, *rest, return_exceptions=True)
+    assert all(isinstance(result, Gone) for result in results)
+    assert runner.batches == [["a"], ["b", "c"]]  # not ["b"], ["c"] after a failed ["b", "c"]
