@@ -24,9 +24,10 @@ OWN_WRITE_WAIT = 0.25  # seconds; a batch publishes right after its commit, so t
 WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "any_change")
 
 
-async def load(runtime: Runtime, match_id: str) -> CachedMatch:
+async def load(runtime: Runtime, match_id: str, behind: bool = False) -> CachedMatch:
     """The match as of now, from the per-process cache (checked against the row's version unless this process is
-    the only writer)."""
+    the only writer). `behind`: a wake-up from another process said the cache lacks a newer seq, so the version
+    check is skipped and the new part of the match is read at once."""
     epoch = runtime.notifier.sole_epoch
     if epoch is not None:
         # Every commit to this database is made by this process and written through its cache first, so an entry
@@ -35,22 +36,23 @@ async def load(runtime: Runtime, match_id: str) -> CachedMatch:
         if (cached is not None and cached.epoch == epoch
                 and cached.row["events_total"] >= runtime.notifier.latest(match_id)):
             return cached
-    cached = await _checked(runtime, match_id)
+    cached = await _checked(runtime, match_id, behind)
     if epoch is not None:
         cached.epoch = epoch  # checked against the database after `epoch` began: current while it lasts
     return cached
 
 
-async def _checked(runtime: Runtime, match_id: str) -> CachedMatch:
-    async with runtime.db.reader() as session:
-        version = await repo.version_of(session, match_id)
-    if version is None:
-        raise ApiError("match_not_found", f"no match {match_id!r}")
-    cached = runtime.cache.at_version(match_id, version)
-    if cached is None and runtime.commands.busy(match_id):
-        cached = await _own_write_through(runtime, match_id, version)
-    if cached is not None:
-        return cached
+async def _checked(runtime: Runtime, match_id: str, behind: bool) -> CachedMatch:
+    if not behind:
+        async with runtime.db.reader() as session:
+            version = await repo.version_of(session, match_id)
+        if version is None:
+            raise ApiError("match_not_found", f"no match {match_id!r}")
+        cached = runtime.cache.at_version(match_id, version)
+        if cached is None and runtime.commands.busy(match_id):
+            cached = await _own_write_through(runtime, match_id, version)
+        if cached is not None:
+            return cached
     async with runtime.db.reader() as session:
         match = await repo.get(session, match_id)
         if match is None:
@@ -79,7 +81,9 @@ async def _load_at_least(runtime: Runtime, match_id: str, seq: int) -> CachedMat
     inflight = runtime.cache.inflight
     loading = inflight.get(match_id)
     if loading is None:
-        loading = asyncio.ensure_future(load(runtime, match_id))
+        # This process's own commits are written through before they wake anyone, so a cache without `seq` is
+        # behind another process's commit (unless the wake-up is a resync after a lost connection).
+        loading = asyncio.ensure_future(load(runtime, match_id, behind=seq < RESYNC))
         inflight[match_id] = loading
         loading.add_done_callback(lambda _done: inflight.pop(match_id, None))
     entry = await asyncio.shield(loading)
