@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import case, column, false, func, insert, literal, select, table, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Event, Match, Seat
@@ -22,29 +23,60 @@ MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "sea
 
 
 class HeldExclusively(Exception):  # noqa: N818 - a condition, not a failure of this code
-    """The shared lock a writer asked for is held exclusively by another session."""
+    """The write may not go ahead: another server process is alone on the database (or this one no longer is)."""
+
+    def __init__(self, check: PresenceCheck) -> None:
+        super().__init__(check)
+        self.check = check
+
+
+@dataclass(frozen=True)
+class PresenceCheck:
+    """What a write transaction must prove in the statement that locks the match (PostgreSQL advisory locks).
+
+    `shared`: taken shared for the transaction; refused while another session holds it exclusively.
+    `held_by`: if set, the backend pid that must still hold `exclusive` exclusively (checked after `shared`)."""
+
+    shared: int
+    held_by: int | None = None
+    exclusive: int = 0
+
+
+PG_LOCKS = table("pg_locks", column("locktype"), column("classid"), column("objid"), column("objsubid"),
+                 column("mode"), column("granted"), column("pid"))
+
+
+def _proof(check: PresenceCheck) -> Any:
+    taken = func.pg_try_advisory_xact_lock_shared(check.shared)
+    if check.held_by is None:
+        return taken
+    # A single bigint key shows in pg_locks as classid = high half, objid = low half, objsubid = 1.
+    held = select(literal(1)).select_from(PG_LOCKS).where(
+        PG_LOCKS.c.locktype == "advisory", PG_LOCKS.c.classid == check.exclusive >> 32,
+        PG_LOCKS.c.objid == check.exclusive & 0xFFFFFFFF, PG_LOCKS.c.objsubid == 1,
+        PG_LOCKS.c.mode == "ExclusiveLock", PG_LOCKS.c.granted, PG_LOCKS.c.pid == check.held_by).exists()
+    return case((taken, held), else_=false())  # CASE: the shared lock first, then the check
 
 
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False,
-              shared_lock: int | None = None) -> Match | None:
+              presence: PresenceCheck | None = None) -> Match | None:
     """The match row as a detached `Match`; with `lock`, held `FOR UPDATE` until the transaction ends (one
     writer per match). With `skip_locked`, a row another transaction holds reads as missing instead of waiting.
-    With `shared_lock` (PostgreSQL), the same statement also takes that advisory lock shared for the transaction,
-    or raises `HeldExclusively` if another session holds it exclusively.
+    With `presence` (PostgreSQL), the same statement proves it, or `HeldExclusively` is raised.
 
     Commands change the object in memory and write it back with `save`: plain Core statements on the hot path,
     since the ORM's identity map and unit of work cost more than the rules themselves."""
     query = select(MATCHES).where(MATCHES.c.match_id == match_id)
-    if shared_lock is not None:
-        query = query.add_columns(func.pg_try_advisory_xact_lock_shared(shared_lock).label("shared_lock_taken"))
+    if presence is not None:
+        query = query.add_columns(_proof(presence).label("presence_proved"))
     if lock:
         query = query.with_for_update(skip_locked=skip_locked)
     row = (await session.execute(query)).mappings().first()
     if row is None:
         return None
     values = dict(row)
-    if shared_lock is not None and not values.pop("shared_lock_taken"):
-        raise HeldExclusively(shared_lock)
+    if presence is not None and not values.pop("presence_proved"):
+        raise HeldExclusively(presence)
     return Match(**values)
 
 

@@ -179,18 +179,18 @@ async def join(runtime: Runtime, match_id: str, agent_id: str, body: Mapping[str
 async def _in_transaction(runtime: Runtime, match_id: str, body: Callable[[AsyncSession], Awaitable[T]]) -> T:
     """Run `body` as one write transaction for the match.
 
-    On PostgreSQL, a process that is not alone on the database takes the presence lock shared in the statement
-    that locks the match (`_locked_match`). While another process is alone (and serving its cache without
-    checking the database), that fails before anything is written: we ask it to step down and try again, and
-    answer 503 if it has not within a second and a half (its LISTEN connection may be dead; PostgreSQL drops it,
-    and its locks, within half a minute)."""
+    On PostgreSQL the statement that locks the match also proves this process may write (`presence_check`, see
+    `app/services/pg_notifier.py`). While another process is alone on the database (and serving its cache without
+    checking it), that fails before anything is written: we ask it to step down and try again, and answer 503 if it
+    has not within a second and a half (its LISTEN connection may be dead: PostgreSQL drops such a session, and its
+    locks, within half a minute)."""
     for wait in (*HANDOVER_WAITS, None):
         try:
             async with runtime.db.writer(match_id) as session:
                 return await body(session)
-        except repo.HeldExclusively:
+        except repo.HeldExclusively as refused:
             async with runtime.db.reader() as session:
-                await runtime.notifier.ask_to_share(session)
+                await runtime.notifier.ask_to_share(session, refused.check)
             if wait is None:
                 break
             await asyncio.sleep(wait)
@@ -200,7 +200,7 @@ async def _in_transaction(runtime: Runtime, match_id: str, body: Callable[[Async
 
 
 async def _locked_match(runtime: Runtime, session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
-    match = await repo.get(session, match_id, lock=True, shared_lock=runtime.notifier.presence_check())
+    match = await repo.get(session, match_id, lock=True, presence=runtime.notifier.presence_check())
     if match is None:
         raise ApiError("match_not_found", f"no match {match_id!r}")
     game = _game(match.game)
@@ -282,7 +282,7 @@ async def fire_timer(runtime: Runtime, match_id: str, token: int) -> bool:
     async def fire(session: AsyncSession) -> Applied | None:
         # SKIP LOCKED: if another process (or a command) holds the match, it is handled there or next loop.
         match = await repo.get(session, match_id, lock=True, skip_locked=True,
-                               shared_lock=runtime.notifier.presence_check())
+                               presence=runtime.notifier.presence_check())
         if match is None or match.timer_token != token:
             return None
         game = _game(match.game)

@@ -10,6 +10,8 @@ import asyncio
 import time
 from typing import Any, Protocol
 
+from app.db.matches import PresenceCheck
+
 RESYNC = 2**62  # larger than any seq: "re-read from the database"
 
 
@@ -21,13 +23,12 @@ class Notifier(Protocol):
         checked once more)."""
         ...
 
-    def presence_check(self) -> int | None:
-        """The advisory lock a write transaction must take shared first (PostgreSQL, when this process is not the
-        one alone on the database), or None."""
+    def presence_check(self) -> PresenceCheck | None:
+        """What a write transaction must prove in the statement that locks the match (PostgreSQL), or None."""
         ...
 
-    async def ask_to_share(self, session: Any) -> None:
-        """A write found another process alone on the database: ask it (outside any transaction) to step down."""
+    async def ask_to_share(self, session: Any, refused: PresenceCheck) -> None:
+        """A write's `refused` proof: ask a process that is alone to step down (outside any transaction)."""
         ...
 
     async def start(self) -> None: ...
@@ -68,10 +69,10 @@ class MemoryNotifier:
     def sole_epoch(self) -> int | None:
         return 1  # one process by configuration (SQLite, or WODI_NOTIFIER=memory)
 
-    def presence_check(self) -> int | None:
+    def presence_check(self) -> PresenceCheck | None:
         return None
 
-    async def ask_to_share(self, session: Any) -> None:
+    async def ask_to_share(self, session: Any, refused: PresenceCheck) -> None:
         pass
 
     async def start(self) -> None:

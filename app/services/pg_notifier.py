@@ -4,20 +4,24 @@ Local waiters are woken at once (no round trip); other processes learn through o
 connection, re-established with back-off after loss. After a reconnect every waiter re-reads the database,
 so nothing published while the connection was down is missed.
 
-Presence: on that same connection every server process holds the advisory lock `PRESENCE_LOCK` shared. A
-process that can also take it exclusively is alone on the database: it is the only writer, so the matches it
-committed and wrote through its cache are current and its reads skip the version check (`sole_epoch`). Every
-write transaction of a process that does not hold it exclusively takes it shared too, in the statement that locks
-the match, so nothing commits elsewhere while a process is alone, whatever the state of the writer's own LISTEN
-connection. A process arriving (or a write refused that way) says hello on `HELLO_CHANNEL`; the lone process
-leaves sole mode at once and releases the exclusive hold. A process in shared mode tries every `ALONE_RECHECK`
-seconds whether it has become alone; each time it does, `sole_epoch` takes a new value, so cache entries checked
-before are checked once more.
+Presence (two advisory locks): every server process holds `PRESENCE_LOCK` shared on that same connection. Now
+and then (`ALONE_RECHECK`) a process tries to take it exclusively: that succeeds only if no other server process
+is connected, and while it holds it nobody can start a write that claims to be alone. It then takes `SOLE_LOCK`
+exclusively (waiting out the writes in flight), drops back to shared presence, and is alone: the only writer, so
+the matches it committed and wrote through its cache are current and its reads skip the version check
+(`sole_epoch`, a new value each time).
 
-Sole mode is a lease: while alone the process pings its LISTEN connection every `HEARTBEAT` seconds, and serves
-its cache unchecked only if a ping sent less than `SOLE_LEASE` seconds ago was answered. The connection asks
-PostgreSQL for TCP keepalives, so a silent peer (and its locks) is dropped only after `KEEPALIVE` allows, long
-after the lease has run out. A connection seen closed leaves sole mode at once.
+Writes prove their right in the statement that locks the match row (`presence_check`): a process that is not
+alone takes `SOLE_LOCK` shared, which is refused while another process is alone; the lone process takes
+`PRESENCE_LOCK` shared and checks that its own LISTEN session still holds `SOLE_LOCK`, so a process whose session
+PostgreSQL ended cannot write behind a newcomer, and a newcomer cannot become alone while such a write is in flight.
+A refused write, and every process that connects, says hello on `HELLO_CHANNEL`; the lone process leaves sole mode
+at once (in the notification callback) and releases `SOLE_LOCK`.
+
+Sole mode is also a lease: while alone the process pings its LISTEN connection every `HEARTBEAT` seconds and
+serves its cache unchecked only if a ping sent less than `SOLE_LEASE` seconds ago was answered. The connection asks
+PostgreSQL for TCP keepalives and a user timeout (`KEEPALIVE`), so a session that stopped answering is dropped, and
+its locks with it, only well after its lease ran out. A connection seen closed leaves sole mode at once.
 """
 
 from __future__ import annotations
@@ -35,13 +39,15 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.matches import PresenceCheck
 from app.services.notifier import MemoryNotifier
 
 log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
 KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
-HELLO_CHANNEL = "wodi_hello"  # payload: the origin of a process waiting for the presence lock
-PRESENCE_LOCK = 0x57_0D_50_1E  # advisory-lock key: shared by every server process, exclusive by a lone one
+HELLO_CHANNEL = "wodi_hello"  # payload: the origin of a process that is there, or whose write was refused
+PRESENCE_LOCK = 0x57_0D_50_1E  # advisory-lock keys: shared by every server process's LISTEN session …
+SOLE_LOCK = 0x57_0D_50_1F  # … exclusive by the LISTEN session of a process that is alone
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -56,9 +62,11 @@ class PostgresNotifier(MemoryNotifier):
     HEARTBEAT = 1.0  # seconds between pings of the LISTEN connection while alone
     PING_TIMEOUT = 3.0  # a ping unanswered this long: the connection is treated as lost
     SOLE_LEASE = 3.0  # sole mode holds only while a ping sent this recently was answered
-    # PostgreSQL drops a peer that stopped answering after idle + interval x count = 25 s (TCP connections): only
-    # then can its locks pass to another process, and by then its lease ran out long ago.
-    KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3"}
+    # PostgreSQL drops a peer that stopped answering after idle + interval x count = 25 s, or 10 s after data it
+    # sent went unacknowledged (TCP connections): only then can its locks pass to another process, and by then its
+    # lease ran out long ago.
+    KEEPALIVE = {"tcp_keepalives_idle": "10", "tcp_keepalives_interval": "5", "tcp_keepalives_count": "3",
+                 "tcp_user_timeout": "10000", "application_name": "wodi-listen"}
 
     def __init__(self, database_url: str, on_remote: Callable[[str, int, float | None], None] | None = None,
                  on_key_change: Callable[[str | None], None] | None = None) -> None:
@@ -75,6 +83,7 @@ class PostgresNotifier(MemoryNotifier):
         self._epochs = 0
         self._sole: int | None = None  # the epoch, while this process believes it is the only one on the database
         self._beat = 0.0  # when the last answered ping (or the exclusive lock's grant) was sent
+        self._session: tuple[int, Any] | None = None  # (pid, backend_start) of our LISTEN session in PostgreSQL
         self.connected = asyncio.Event()
 
     async def start(self) -> None:
@@ -116,12 +125,18 @@ class PostgresNotifier(MemoryNotifier):
             return None
         return self._sole
 
-    def presence_check(self) -> int | None:
-        # Our own exclusive hold lives on the LISTEN connection; a pooled connection asking for the shared lock
-        # would collide with it. While we hold it nobody else can commit, so our writes need no check.
-        return None if self._exclusive else PRESENCE_LOCK
+    def presence_check(self) -> PresenceCheck:
+        if self._exclusive and self._session is not None:
+            # Our own SOLE_LOCK hold lives on the LISTEN session, which a pooled connection asking for it shared
+            # would collide with: prove instead that the session still holds it.
+            return PresenceCheck(shared=PRESENCE_LOCK, held_by=self._session[0], exclusive=SOLE_LOCK)
+        return PresenceCheck(shared=SOLE_LOCK)
 
-    async def ask_to_share(self, session: AsyncSession) -> None:
+    async def ask_to_share(self, session: AsyncSession, refused: PresenceCheck) -> None:
+        if refused.held_by is not None and self._exclusive and self._session and refused.held_by == self._session[0]:
+            # Our LISTEN session no longer holds SOLE_LOCK: PostgreSQL ended it. We are not alone any more.
+            log.warning("the LISTEN session lost its locks; reconnecting")
+            self._connection_lost(None)
         await session.execute(text("SELECT pg_notify(:channel, :payload)"),
                               {"channel": HELLO_CHANNEL, "payload": self._origin})
 
@@ -138,20 +153,33 @@ class PostgresNotifier(MemoryNotifier):
         self._stir.set()
 
     async def _join(self, conn: asyncpg.Connection) -> None:
-        """Take the presence lock shared: say hello, then queue for the lock, so it is ours the moment a process
-        that is alone steps down (before that process could take it exclusively again)."""
+        """Take the presence lock shared (queueing behind another process's check whether it is alone), then say
+        hello, so a process that is alone steps down before our first write has to ask it to."""
         started = time.monotonic()
-        while not await conn.fetchval("SELECT pg_try_advisory_lock_shared($1)", PRESENCE_LOCK):
-            await conn.execute("SELECT pg_notify($1, $2)", HELLO_CHANNEL, self._origin)
+        while True:
             try:
                 async with conn.transaction():  # a session lock taken in a transaction outlives it
                     await conn.execute("SET LOCAL lock_timeout = '2s'")
                     await conn.execute("SELECT pg_advisory_lock_shared($1)", PRESENCE_LOCK)
-                return
+                break
             except asyncpg.LockNotAvailableError:
-                log.warning("still waiting for the server process that runs alone on the database to step down "
-                            "(%.0f s); until it does, writes here wait for it and then answer 503",
-                            time.monotonic() - started)
+                log.warning("still waiting for the presence lock (%.0f s)", time.monotonic() - started)
+        await conn.execute("SELECT pg_notify($1, $2)", HELLO_CHANNEL, self._origin)
+
+    async def _try_alone(self, conn: asyncpg.Connection) -> bool:
+        """Alone if no other server process holds the presence lock; then take the sole lock, waiting out the
+        writes in flight (theirs hold it shared). True when this process is now alone."""
+        if not await conn.fetchval("SELECT pg_try_advisory_lock($1)", PRESENCE_LOCK):
+            return False
+        try:
+            async with conn.transaction():
+                await conn.execute("SET LOCAL lock_timeout = '2s'")
+                await conn.execute("SELECT pg_advisory_lock($1)", SOLE_LOCK)
+        except asyncpg.LockNotAvailableError:
+            return False
+        finally:
+            await conn.execute("SELECT pg_advisory_unlock($1)", PRESENCE_LOCK)  # back to the shared hold only
+        return True
 
     async def _presence(self, conn: asyncpg.Connection) -> None:
         """While connected: step down on a hello, ping while alone, and check now and then whether we are alone."""
@@ -159,16 +187,17 @@ class PostgresNotifier(MemoryNotifier):
         while not self._lost.is_set():
             self._stir.clear()
             now = time.monotonic()
-            if self._exclusive and self._sole is None:  # a hello arrived: let the newcomer in
-                await conn.execute("SELECT pg_advisory_unlock($1)", PRESENCE_LOCK)
-                self._exclusive = False
+            if self._exclusive and self._sole is None:  # a hello arrived: let the other process write
+                self._exclusive = False  # first: our writes now ask for the sole lock shared (and wait their turn)
+                await conn.execute("SELECT pg_advisory_unlock($1)", SOLE_LOCK)
+                log.info("another server process is on the database: reads check the match version again")
                 next_try = time.monotonic() + self.ALONE_RECHECK
             elif self._exclusive:  # alone: renew the lease
                 async with asyncio.timeout(self.PING_TIMEOUT):  # unanswered: handled as a lost connection
                     await conn.fetchval("SELECT 1")
                 self._beat = now
             elif now >= next_try:
-                if await conn.fetchval("SELECT pg_try_advisory_lock($1)", PRESENCE_LOCK):
+                if await self._try_alone(conn):
                     self._exclusive, self._beat = True, now
                     self._epochs += 1
                     self._sole = self._epochs
@@ -194,11 +223,22 @@ class PostgresNotifier(MemoryNotifier):
         if self._on_remote is not None:
             self._on_remote(match_id, seq, due)
 
+    async def _end_previous_session(self, conn: asyncpg.Connection) -> None:
+        """Our previous LISTEN session may live on in PostgreSQL (a connection that stopped answering), holding
+        its locks until keepalives give up: end it (the same pid and start time, so never another session)."""
+        if self._session is not None:
+            pid, started = self._session
+            await conn.fetchval("SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                                "WHERE pid = $1 AND backend_start = $2", pid, started)
+
     async def _keep_listening(self) -> None:
         backoff = 0.2
         while True:
             try:
                 self._listener = await asyncpg.connect(self._dsn, server_settings=self.KEEPALIVE)
+                await self._end_previous_session(self._listener)
+                self._session = (self._listener.get_server_pid(), await self._listener.fetchval(
+                    "SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()"))
                 self._lost.clear()
                 self._listener.add_termination_listener(self._connection_lost)
                 await self._listener.add_listener(CHANNEL, self._received)

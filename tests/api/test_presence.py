@@ -58,10 +58,12 @@ async def test_a_process_alone_steps_down_before_a_second_one_can_write(database
         # only the presence hand-over keeps its reads current.
         monkeypatch.setattr(notifier(first), "deliver", lambda *_args: None)
         b = await stack.enter_async_context(serving(second))
-        assert notifier(first).sole_epoch is None and notifier(second).sole_epoch is None
+        # At once, before the first process may even have heard the second one's hello: the write must wait until
+        # the first has stepped down.
         acted = await b.post(f"/api/matches/{table.match_id}/action", headers=table.h(speaker),
                              json={"type": "speak", "text": "这个东西很常见"})
         assert acted.status_code == 200, acted.text
+        assert notifier(first).sole_epoch is None and notifier(second).sole_epoch is None
         after = await table.snap(speaker)  # on the first process: its own write, made through the second, is there
         assert after["events_total"] > before["events_total"]
         assert after["current_speaker_seat"] != speaker
@@ -77,7 +79,7 @@ async def test_the_last_process_left_becomes_alone_again_with_a_new_epoch(databa
         await until(lambda: notifier(first).sole_epoch is not None)
         alone_before = notifier(first).sole_epoch
         async with serving(second):
-            assert notifier(first).sole_epoch is None
+            await until(lambda: notifier(first).sole_epoch is None)
             await asyncio.sleep(0.3)  # several rechecks while the second process is there: still not alone
             assert notifier(first).sole_epoch is None and notifier(second).sole_epoch is None
         await until(lambda: notifier(first).sole_epoch is not None)
@@ -161,9 +163,53 @@ async def test_a_lone_process_whose_connection_stops_answering_leaves_sole_mode(
         try:
             await asyncio.sleep(0.5)
             assert lone.sole_epoch is None  # the lease ran out while the ping went unanswered
+            await until(lambda: lone._session is not None and lone._session[0] != pid)  # gave up on it, reconnected
+            assert lone.sole_epoch is None  # the frozen session still holds its locks
         finally:
             os.kill(pid, signal.SIGCONT)
+        await until(lambda: lone.sole_epoch not in (None, epoch))  # the frozen session was ended: alone again
         async with app.state.runtime.db.reader() as session:
-            await session.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
-        await until(lambda: lone.sole_epoch is not None)
-        assert lone.sole_epoch != epoch
+            gone = (await session.execute(text("SELECT count(*) FROM pg_stat_activity WHERE pid = :pid"),
+                                          {"pid": pid})).scalar_one()
+        assert gone == 0
+
+
+async def test_a_process_whose_session_ended_unnoticed_cannot_write_behind_a_new_lone_one(
+        database_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first process is alone; PostgreSQL ends its LISTEN session and the process does not notice (as in the
+    moment before it reads the connection's end). A second process becomes alone. The first one's next write must
+    not commit on the strength of a sole lock it no longer holds: its proof fails, it reconnects and says hello,
+    and the write goes through once the second has stepped down; the second (blinded to NOTIFY) reads it back."""
+    monkeypatch.setattr(PostgresNotifier, "HEARTBEAT", 30.0)  # no ping to notice the lost session either
+    first, second = create_app(make_settings(database_url)), create_app(make_settings(database_url))
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(_wipe, database_url)
+        a = await stack.enter_async_context(serving(first))
+        old = notifier(first)
+        await until(lambda: old.sole_epoch is not None)
+        table = Table(a, 4)
+        await table.open()
+        speaker = (await table.snap(None))["current_speaker_seat"]
+        listener = old._listener
+        assert listener is not None
+        listener.remove_termination_listener(old._connection_lost)
+        async with first.state.runtime.db.reader() as session:
+            await session.execute(text("SELECT pg_terminate_backend(:pid)"), {"pid": listener.get_server_pid()})
+        await asyncio.sleep(0.2)
+        assert old._exclusive  # still believes it is alone
+        new = notifier(second)
+        new.ALONE_RECHECK = 0.05
+        await stack.enter_async_context(serving(second))
+        await until(lambda: new.sole_epoch is not None)
+        b_reads = httpx.AsyncClient(transport=httpx.ASGITransport(app=second), base_url="http://testserver")
+        await stack.enter_async_context(b_reads)
+        before = (await b_reads.get(f"/api/matches/{table.match_id}", headers=table.h(speaker))).json()
+        monkeypatch.setattr(new, "deliver", lambda *_args: None)
+        new.ALONE_RECHECK = 30.0
+        acted = await a.post(f"/api/matches/{table.match_id}/action", headers=table.h(speaker),
+                             json={"type": "speak", "text": "这个东西很常见"})
+        assert acted.status_code == 200, acted.text
+        assert new.sole_epoch is None
+        after = (await b_reads.get(f"/api/matches/{table.match_id}", headers=table.h(speaker))).json()
+        assert after["events_total"] > before["events_total"]
+        assert [e["text"] for e in after["public_log"] if e["type"] == "speech_posted"] == ["这个东西很常见"]
