@@ -34,12 +34,16 @@ class HeldExclusively(Exception):  # noqa: N818 - a condition, not a failure of 
 class PresenceCheck:
     """What a write transaction must prove in the statement that locks the match (PostgreSQL advisory locks).
 
-    `shared`: taken shared for the transaction; refused while another session holds it exclusively.
-    `held_by`: if set, the backend pid that must still hold `exclusive` exclusively (checked after `shared`)."""
+    `shared`: a bigint key taken shared for the transaction; refused while another session holds it exclusively.
+    `holder`: if set, checked after `shared`: the session that holds bigint key `exclusive` exclusively must also
+    hold the two-int key (`holder_space`, `holder`), the token of this process's LISTEN session.
+    `generation`: the caller's own bookkeeping (which sole epoch the proof was made for); not sent."""
 
     shared: int
-    held_by: int | None = None
+    holder: int | None = None
+    holder_space: int = 0
     exclusive: int = 0
+    generation: int = 0
 
 
 PG_LOCKS = table("pg_locks", column("locktype"), column("classid"), column("objid"), column("objsubid"),
@@ -48,13 +52,16 @@ PG_LOCKS = table("pg_locks", column("locktype"), column("classid"), column("obji
 
 def _proof(check: PresenceCheck) -> Any:
     taken = func.pg_try_advisory_xact_lock_shared(check.shared)
-    if check.held_by is None:
+    if check.holder is None:
         return taken
-    # A single bigint key shows in pg_locks as classid = high half, objid = low half, objsubid = 1.
-    held = select(literal(1)).select_from(PG_LOCKS).where(
-        PG_LOCKS.c.locktype == "advisory", PG_LOCKS.c.classid == check.exclusive >> 32,
-        PG_LOCKS.c.objid == check.exclusive & 0xFFFFFFFF, PG_LOCKS.c.objsubid == 1,
-        PG_LOCKS.c.mode == "ExclusiveLock", PG_LOCKS.c.granted, PG_LOCKS.c.pid == check.held_by).exists()
+    # In pg_locks a bigint key shows as classid = high half, objid = low half, objsubid = 1; a two-int key as
+    # classid = first, objid = second, objsubid = 2.
+    sole, token = PG_LOCKS.alias("sole"), PG_LOCKS.alias("token")
+    held = select(literal(1)).select_from(sole.join(token, token.c.pid == sole.c.pid)).where(
+        sole.c.locktype == "advisory", sole.c.classid == check.exclusive >> 32,
+        sole.c.objid == check.exclusive & 0xFFFFFFFF, sole.c.objsubid == 1, sole.c.mode == "ExclusiveLock",
+        sole.c.granted, token.c.locktype == "advisory", token.c.classid == check.holder_space,
+        token.c.objid == check.holder, token.c.objsubid == 2, token.c.granted).exists()
     return case((taken, held), else_=false())  # CASE: the shared lock first, then the check
 
 

@@ -13,15 +13,21 @@ the matches it committed and wrote through its cache are current and its reads s
 
 Writes prove their right in the statement that locks the match row (`presence_check`): a process that is not
 alone takes `SOLE_LOCK` shared, which is refused while another process is alone; the lone process takes
-`PRESENCE_LOCK` shared and checks that its own LISTEN session still holds `SOLE_LOCK`, so a process whose session
-PostgreSQL ended cannot write behind a newcomer, and a newcomer cannot become alone while such a write is in flight.
+`PRESENCE_LOCK` shared and checks that the session holding `SOLE_LOCK` also holds its LISTEN session's own token
+lock (`TOKEN_SPACE`), so a process whose session PostgreSQL ended cannot write behind a newcomer, and a newcomer
+cannot become alone while such a write is in flight.
 A refused write, and every process that connects, says hello on `HELLO_CHANNEL`; the lone process leaves sole mode
 at once (in the notification callback) and releases `SOLE_LOCK`.
 
 Sole mode is also a lease: while alone the process pings its LISTEN connection every `HEARTBEAT` seconds and
 serves its cache unchecked only if a ping sent less than `SOLE_LEASE` seconds ago was answered. The connection asks
 PostgreSQL for TCP keepalives and a user timeout (`KEEPALIVE`), so a session that stopped answering is dropped, and
-its locks with it, only well after its lease ran out. A connection seen closed leaves sole mode at once.
+its locks with it, only well after its lease ran out. A connection seen closed leaves sole mode at once. (A session
+that PostgreSQL ends abruptly, without the close reaching us — an administrator's kill during a network partition —
+is covered only by the lease: up to `SOLE_LEASE` seconds.)
+
+Every server process sharing a database must run this protocol: a process of a release before it takes none of
+these locks, so stop the old processes before starting new ones (README, Scale-out).
 """
 
 from __future__ import annotations
@@ -46,8 +52,9 @@ log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
 KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
 HELLO_CHANNEL = "wodi_hello"  # payload: the origin of a process that is there, or whose write was refused
-PRESENCE_LOCK = 0x57_0D_50_1E  # advisory-lock keys: shared by every server process's LISTEN session …
-SOLE_LOCK = 0x57_0D_50_1F  # … exclusive by the LISTEN session of a process that is alone
+PRESENCE_LOCK = 0x57_0D_50_2E  # advisory-lock keys: shared by every server process's LISTEN session …
+SOLE_LOCK = 0x57_0D_50_2F  # … exclusive by the LISTEN session of a process that is alone
+TOKEN_SPACE = 0x57_0D  # (TOKEN_SPACE, token): held by each LISTEN session, a token drawn per connection
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -84,6 +91,7 @@ class PostgresNotifier(MemoryNotifier):
         self._sole: int | None = None  # the epoch, while this process believes it is the only one on the database
         self._beat = 0.0  # when the last answered ping (or the exclusive lock's grant) was sent
         self._session: tuple[int, Any] | None = None  # (pid, backend_start) of our LISTEN session in PostgreSQL
+        self._token = 0  # the (TOKEN_SPACE, token) lock our current LISTEN session holds
         self.connected = asyncio.Event()
 
     async def start(self) -> None:
@@ -126,14 +134,16 @@ class PostgresNotifier(MemoryNotifier):
         return self._sole
 
     def presence_check(self) -> PresenceCheck:
-        if self._exclusive and self._session is not None:
+        if self._exclusive:
             # Our own SOLE_LOCK hold lives on the LISTEN session, which a pooled connection asking for it shared
-            # would collide with: prove instead that the session still holds it.
-            return PresenceCheck(shared=PRESENCE_LOCK, held_by=self._session[0], exclusive=SOLE_LOCK)
+            # would collide with: prove instead that the session holding it is ours (by its token, not its pid,
+            # which PostgreSQL may have given to another session since).
+            return PresenceCheck(shared=PRESENCE_LOCK, holder=self._token, holder_space=TOKEN_SPACE,
+                                 exclusive=SOLE_LOCK, generation=self._epochs)
         return PresenceCheck(shared=SOLE_LOCK)
 
     async def ask_to_share(self, session: AsyncSession, refused: PresenceCheck) -> None:
-        if refused.held_by is not None and self._exclusive and self._session and refused.held_by == self._session[0]:
+        if refused.holder is not None and self._exclusive and refused.generation == self._epochs:
             # Our LISTEN session no longer holds SOLE_LOCK: PostgreSQL ended it. We are not alone any more.
             log.warning("the LISTEN session lost its locks; reconnecting")
             self._connection_lost(None)
@@ -173,7 +183,8 @@ class PostgresNotifier(MemoryNotifier):
             return False
         try:
             async with conn.transaction():
-                await conn.execute("SET LOCAL lock_timeout = '2s'")
+                # Writes hold it for milliseconds; while we wait, new ones are refused and retry.
+                await conn.execute("SET LOCAL lock_timeout = '500ms'")
                 await conn.execute("SELECT pg_advisory_lock($1)", SOLE_LOCK)
         except asyncpg.LockNotAvailableError:
             return False
@@ -223,6 +234,14 @@ class PostgresNotifier(MemoryNotifier):
         if self._on_remote is not None:
             self._on_remote(match_id, seq, due)
 
+    @staticmethod
+    async def _take_token(conn: asyncpg.Connection) -> int:
+        """A (TOKEN_SPACE, token) lock no other session holds, for this session to prove itself by."""
+        while True:
+            token = secrets.randbelow(2**31 - 1) + 1
+            if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", TOKEN_SPACE, token):
+                return token
+
     async def _end_previous_session(self, conn: asyncpg.Connection) -> None:
         """Our previous LISTEN session may live on in PostgreSQL (a connection that stopped answering), holding
         its locks until keepalives give up: end it (the same pid and start time, so never another session)."""
@@ -235,10 +254,12 @@ class PostgresNotifier(MemoryNotifier):
         backoff = 0.2
         while True:
             try:
-                self._listener = await asyncpg.connect(self._dsn, server_settings=self.KEEPALIVE)
+                # command_timeout: a query on a connection that stopped answering fails (and we reconnect).
+                self._listener = await asyncpg.connect(self._dsn, server_settings=self.KEEPALIVE, command_timeout=5)
                 await self._end_previous_session(self._listener)
                 self._session = (self._listener.get_server_pid(), await self._listener.fetchval(
                     "SELECT backend_start FROM pg_stat_activity WHERE pid = pg_backend_pid()"))
+                self._token = await self._take_token(self._listener)
                 self._lost.clear()
                 self._listener.add_termination_listener(self._connection_lost)
                 await self._listener.add_listener(CHANNEL, self._received)
