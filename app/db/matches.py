@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, column, false, func, insert, literal, select, table, update
+from sqlalchemy import Boolean, case, false, func, insert, not_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Event, Match, Seat
@@ -35,34 +35,24 @@ class PresenceCheck:
     """What a write transaction must prove in the statement that locks the match (PostgreSQL advisory locks).
 
     `shared`: a bigint key taken shared for the transaction; refused while another session holds it exclusively.
-    `holder`: if set, checked after `shared`: the session that holds bigint key `exclusive` exclusively must also
-    hold the two-int key (`holder_space`, `holder`), the token of this process's LISTEN session.
+    `holder`: if set, checked after `shared`: the two-int key (`holder_space`, `holder`) must be held by some other
+    session (this process's LISTEN session, which took it when it connected): the session is still alive.
     `generation`: the caller's own bookkeeping (which sole epoch the proof was made for); not sent."""
 
     shared: int
     holder: int | None = None
     holder_space: int = 0
-    exclusive: int = 0
     generation: int = 0
 
 
-PG_LOCKS = table("pg_locks", column("locktype"), column("classid"), column("objid"), column("objsubid"),
-                 column("mode"), column("granted"), column("pid"))
-
-
 def _proof(check: PresenceCheck) -> Any:
-    taken = func.pg_try_advisory_xact_lock_shared(check.shared)
+    taken = func.pg_try_advisory_xact_lock_shared(check.shared, type_=Boolean)
     if check.holder is None:
         return taken
-    # In pg_locks a bigint key shows as classid = high half, objid = low half, objsubid = 1; a two-int key as
-    # classid = first, objid = second, objsubid = 2.
-    sole, token = PG_LOCKS.alias("sole"), PG_LOCKS.alias("token")
-    held = select(literal(1)).select_from(sole.join(token, token.c.pid == sole.c.pid)).where(
-        sole.c.locktype == "advisory", sole.c.classid == check.exclusive >> 32,
-        sole.c.objid == check.exclusive & 0xFFFFFFFF, sole.c.objsubid == 1, sole.c.mode == "ExclusiveLock",
-        sole.c.granted, token.c.locktype == "advisory", token.c.classid == check.holder_space,
-        token.c.objid == check.holder, token.c.objsubid == 2, token.c.granted).exists()
-    return case((taken, held), else_=false())  # CASE: the shared lock first, then the check
+    # Taking the token lock succeeds only if no session holds it, i.e. the LISTEN session is gone (and then it is
+    # released with the refused transaction).
+    alive = not_(func.pg_try_advisory_xact_lock(check.holder_space, check.holder, type_=Boolean))
+    return case((taken, alive), else_=false())  # CASE: the shared lock first, then the check
 
 
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False,

@@ -13,9 +13,10 @@ the matches it committed and wrote through its cache are current and its reads s
 
 Writes prove their right in the statement that locks the match row (`presence_check`): a process that is not
 alone takes `SOLE_LOCK` shared, which is refused while another process is alone; the lone process takes
-`PRESENCE_LOCK` shared and checks that the session holding `SOLE_LOCK` also holds its LISTEN session's own token
-lock (`TOKEN_SPACE`), so a process whose session PostgreSQL ended cannot write behind a newcomer, and a newcomer
-cannot become alone while such a write is in flight.
+`PRESENCE_LOCK` shared and checks that its LISTEN session is still alive (it holds a token lock drawn per
+connection, `TOKEN_SPACE`): that session has held `PRESENCE_LOCK` shared throughout, so nobody else can have become
+alone, and the write's own shared hold keeps it so until it commits. A process whose session PostgreSQL ended
+cannot write behind a newcomer, and a newcomer cannot become alone while such a write is in flight.
 A refused write, and every process that connects, says hello on `HELLO_CHANNEL`; the lone process leaves sole mode
 at once (in the notification callback) and releases `SOLE_LOCK`.
 
@@ -136,10 +137,11 @@ class PostgresNotifier(MemoryNotifier):
     def presence_check(self) -> PresenceCheck:
         if self._exclusive:
             # Our own SOLE_LOCK hold lives on the LISTEN session, which a pooled connection asking for it shared
-            # would collide with: prove instead that the session holding it is ours (by its token, not its pid,
-            # which PostgreSQL may have given to another session since).
+            # would collide with. Prove instead that the session is alive (it holds our token lock): it has held
+            # PRESENCE_LOCK shared since it connected, so no other process can have become alone meanwhile, and
+            # the PRESENCE_LOCK we take shared keeps it so until we commit, even if the session dies now.
             return PresenceCheck(shared=PRESENCE_LOCK, holder=self._token, holder_space=TOKEN_SPACE,
-                                 exclusive=SOLE_LOCK, generation=self._epochs)
+                                 generation=self._epochs)
         return PresenceCheck(shared=SOLE_LOCK)
 
     async def ask_to_share(self, session: AsyncSession, refused: PresenceCheck) -> None:
