@@ -35,13 +35,12 @@ class PresenceCheck:
     """What a write transaction must prove in the statement that locks the match (PostgreSQL advisory locks).
 
     `shared`: a bigint key taken shared for the transaction; refused while another session holds it exclusively.
-    `holder`: if set, checked after `shared`: the two-int key (`holder_space`, `holder`) must be held by some other
-    session (this process's LISTEN session, which took it when it connected): the session is still alive.
+    `holder`: if set, checked after `shared`: the bigint key `holder` must be held exclusively by some session (this
+    process's LISTEN session, which took it when it connected): that session is still alive.
     `generation`: the caller's own bookkeeping (which sole epoch the proof was made for); not sent."""
 
     shared: int
     holder: int | None = None
-    holder_space: int = 0
     generation: int = 0
 
 
@@ -49,9 +48,9 @@ def _proof(check: PresenceCheck) -> Any:
     taken = func.pg_try_advisory_xact_lock_shared(check.shared, type_=Boolean)
     if check.holder is None:
         return taken
-    # Taking the token lock succeeds only if no session holds it, i.e. the LISTEN session is gone (and then it is
-    # released with the refused transaction).
-    alive = not_(func.pg_try_advisory_xact_lock(check.holder_space, check.holder, type_=Boolean))
+    # Asking for the token lock *shared* fails only against an exclusive holder: the live LISTEN session. (Other
+    # writes whose proof failed hold it shared until they roll back, and must not make the session look alive.)
+    alive = not_(func.pg_try_advisory_xact_lock_shared(check.holder, type_=Boolean))
     return case((taken, alive), else_=false())  # CASE: the shared lock first, then the check
 
 

@@ -13,10 +13,11 @@ the matches it committed and wrote through its cache are current and its reads s
 
 Writes prove their right in the statement that locks the match row (`presence_check`): a process that is not
 alone takes `SOLE_LOCK` shared, which is refused while another process is alone; the lone process takes
-`PRESENCE_LOCK` shared and checks that its LISTEN session is still alive (it holds a token lock drawn per
-connection, `TOKEN_SPACE`): that session has held `PRESENCE_LOCK` shared throughout, so nobody else can have become
-alone, and the write's own shared hold keeps it so until it commits. A process whose session PostgreSQL ended
-cannot write behind a newcomer, and a newcomer cannot become alone while such a write is in flight.
+`PRESENCE_LOCK` shared and checks that its LISTEN session is still alive (it holds a random token lock drawn
+per connection exclusively, so asking for it shared fails): that session has held `PRESENCE_LOCK` shared since
+before this process became alone, so nobody else can have become alone since, and the write's own shared hold keeps
+it so until it commits. A process whose session PostgreSQL ended cannot write behind a newcomer, and a newcomer
+cannot become alone while such a write is in flight.
 A refused write, and every process that connects, says hello on `HELLO_CHANNEL`; the lone process leaves sole mode
 at once (in the notification callback) and releases `SOLE_LOCK`.
 
@@ -55,7 +56,7 @@ KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
 HELLO_CHANNEL = "wodi_hello"  # payload: the origin of a process that is there, or whose write was refused
 PRESENCE_LOCK = 0x57_0D_50_2E  # advisory-lock keys: shared by every server process's LISTEN session …
 SOLE_LOCK = 0x57_0D_50_2F  # … exclusive by the LISTEN session of a process that is alone
-TOKEN_SPACE = 0x57_0D  # (TOKEN_SPACE, token): held by each LISTEN session, a token drawn per connection
+TOKEN_KEYS = (2**32, 2**62)  # each LISTEN session holds one random bigint key from this range exclusively
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -92,7 +93,7 @@ class PostgresNotifier(MemoryNotifier):
         self._sole: int | None = None  # the epoch, while this process believes it is the only one on the database
         self._beat = 0.0  # when the last answered ping (or the exclusive lock's grant) was sent
         self._session: tuple[int, Any] | None = None  # (pid, backend_start) of our LISTEN session in PostgreSQL
-        self._token = 0  # the (TOKEN_SPACE, token) lock our current LISTEN session holds
+        self._token = 0  # the token lock our current LISTEN session holds exclusively
         self.connected = asyncio.Event()
 
     async def start(self) -> None:
@@ -140,8 +141,7 @@ class PostgresNotifier(MemoryNotifier):
             # would collide with. Prove instead that the session is alive (it holds our token lock): it has held
             # PRESENCE_LOCK shared since it connected, so no other process can have become alone meanwhile, and
             # the PRESENCE_LOCK we take shared keeps it so until we commit, even if the session dies now.
-            return PresenceCheck(shared=PRESENCE_LOCK, holder=self._token, holder_space=TOKEN_SPACE,
-                                 generation=self._epochs)
+            return PresenceCheck(shared=PRESENCE_LOCK, holder=self._token, generation=self._epochs)
         return PresenceCheck(shared=SOLE_LOCK)
 
     async def ask_to_share(self, session: AsyncSession, refused: PresenceCheck) -> None:
@@ -238,10 +238,12 @@ class PostgresNotifier(MemoryNotifier):
 
     @staticmethod
     async def _take_token(conn: asyncpg.Connection) -> int:
-        """A (TOKEN_SPACE, token) lock no other session holds, for this session to prove itself by."""
+        """A random lock key no other session holds, for this session to prove it is alive by (62 random bits: a
+        later session drawing a dead one's token is not a practical concern)."""
+        low, high = TOKEN_KEYS
         while True:
-            token = secrets.randbelow(2**31 - 1) + 1
-            if await conn.fetchval("SELECT pg_try_advisory_lock($1::int, $2::int)", TOKEN_SPACE, token):
+            token = low + secrets.randbelow(high - low)
+            if await conn.fetchval("SELECT pg_try_advisory_lock($1::bigint)", token):
                 return token
 
     async def _end_previous_session(self, conn: asyncpg.Connection) -> None:

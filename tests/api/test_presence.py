@@ -9,13 +9,16 @@ import os
 import signal
 from collections.abc import AsyncIterator, Callable
 
+import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
 from sqlalchemy import text
+from sqlalchemy.ext.asyncio import AsyncSession, create_async_engine
 
+from app.db import matches as repo
 from app.main import create_app
-from app.services.pg_notifier import PostgresNotifier
+from app.services.pg_notifier import PRESENCE_LOCK, PostgresNotifier, asyncpg_dsn
 from tests.api.table import Table
 from tests.conftest import _wipe, make_settings
 
@@ -213,3 +216,30 @@ async def test_a_process_whose_session_ended_unnoticed_cannot_write_behind_a_new
         after = (await b_reads.get(f"/api/matches/{table.match_id}", headers=table.h(speaker))).json()
         assert after["events_total"] > before["events_total"]
         assert [e["text"] for e in after["public_log"] if e["type"] == "speech_posted"] == ["这个东西很常见"]
+
+
+async def test_refused_proofs_do_not_vouch_for_each_other(database_url: str) -> None:
+    """The lone proof asks for the LISTEN session's token lock shared: only that session, holding it exclusively,
+    makes it fail. A write whose proof failed (session gone) holds the token shared until it rolls back; a second
+    write at the same moment must fail its proof too, not read the first one's hold as a live session."""
+    app = create_app(make_settings(database_url))
+    async with contextlib.AsyncExitStack() as stack:
+        stack.push_async_callback(_wipe, database_url)
+        client = await stack.enter_async_context(serving(app))
+        await until(lambda: notifier(app).sole_epoch is not None)  # no `_try_alone` holding PRESENCE_LOCK now
+        table = Table(client, 4)
+        await table.open(fill=False)
+        token = 2**40 + 4242
+        check = repo.PresenceCheck(shared=PRESENCE_LOCK, holder=token)
+        session_ = await asyncpg.connect(asyncpg_dsn(database_url))
+        await session_.execute("SELECT pg_advisory_lock($1::bigint)", token)
+        engine = create_async_engine(database_url)
+        stack.push_async_callback(engine.dispose)
+        async with AsyncSession(engine) as first, AsyncSession(engine) as second:
+            assert await repo.get(first, table.match_id, presence=check) is not None  # the session is alive
+            await first.rollback()
+            await session_.close()  # the LISTEN session is gone
+            with pytest.raises(repo.HeldExclusively):
+                await repo.get(first, table.match_id, presence=check)  # refused, and its transaction stays open
+            with pytest.raises(repo.HeldExclusively):
+                await repo.get(second, table.match_id, presence=check)
