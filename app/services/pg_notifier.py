@@ -88,7 +88,7 @@ class PostgresNotifier(MemoryNotifier):
         self._task: asyncio.Task[None] | None = None
         self._lost = asyncio.Event()
         self._stir = asyncio.Event()  # the presence loop has something to do: a hello to answer, or a lost connection
-        self._exclusive = False  # this process holds PRESENCE_LOCK exclusively (until a hello makes it step down)
+        self._exclusive = False  # our LISTEN session holds SOLE_LOCK (until a hello makes us step down)
         self._epochs = 0
         self._sole: int | None = None  # the epoch, while this process believes it is the only one on the database
         self._beat = 0.0  # when the last answered ping (or the exclusive lock's grant) was sent
