@@ -10,6 +10,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI
 
 from app.api import account_pages, agents, errors, health, matches, openapi_schema, owners, pages
+from app.api.edge import EdgeGuard
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
 from app.settings import Settings, get_settings
@@ -41,6 +42,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.runtime = runtime
+    app.add_middleware(EdgeGuard)  # inner: its refusals carry the request id and headers too
     app.add_middleware(RequestIdMiddleware)
     errors.install(app)
     openapi_schema.install(app)

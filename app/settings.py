@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import ipaddress
 from functools import lru_cache
 from urllib.parse import urlsplit
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "dev-secret-change-me"  # noqa: S105 - refused outside localhost
 DEV_BOT_KEY = "dev-official-bot-key"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class Settings(BaseSettings):
@@ -34,6 +36,7 @@ class Settings(BaseSettings):
     session_days: int = Field(7, ge=1)
     return_to_hosts: str = "localhost,127.0.0.1,clawdchat.cn,www.clawdchat.cn"
     provider_allowlist: str = ""
+    trusted_proxies: str = ""
     notifier: str = "auto"
     bots_enabled: bool = True
     bot_fill_after: float = Field(20.0, ge=0)
@@ -61,9 +64,24 @@ class Settings(BaseSettings):
         return frozenset(p.strip() for p in self.provider_allowlist.split(",") if p.strip())
 
     @property
+    def trusted_proxy_networks(self) -> tuple[IPNetwork, ...]:
+        return tuple(ipaddress.ip_network(p.strip(), strict=False) for p in self.trusted_proxies.split(",")
+                     if p.strip())
+
+    @property
     def return_to_host_set(self) -> frozenset[str]:
         own = urlsplit(self.public_base_url).hostname or ""
         return frozenset({own, *(h.strip() for h in self.return_to_hosts.split(",") if h.strip())})
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _networks(cls, value: str) -> str:
+        for part in filter(None, (p.strip() for p in value.split(","))):
+            try:
+                ipaddress.ip_network(part, strict=False)
+            except ValueError:
+                raise ValueError(f"WODI_TRUSTED_PROXIES: {part!r} is not an IP address or network") from None
+        return value
 
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:
@@ -74,6 +92,33 @@ class Settings(BaseSettings):
                         f"WODI_{name.upper()} must be set when WODI_PUBLIC_BASE_URL is not a localhost URL"
                     )
         return self
+
+
+def forwarded_client(peer: str, forwarded_for: list[str], trusted: tuple[IPNetwork, ...]) -> str:
+    """The client's address: `peer`, or behind trusted proxies the right-most forwarded hop they did not add."""
+
+    def is_trusted(address: str) -> bool:
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in network for network in trusted)
+
+    if not trusted or not is_trusted(peer):
+        return peer
+    hops = [hop.strip() for header in forwarded_for for hop in header.split(",") if hop.strip()]
+    for hop in reversed(hops):
+        if not is_trusted(hop):
+            return hop if _is_ip(hop) else peer
+    return hops[0] if hops else peer
+
+
+def _is_ip(value: str) -> bool:
+    try:
+        ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return True
 
 
 @lru_cache

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import json
 from typing import Annotated, Any
 
 from fastapi import Cookie, Depends, Header, Request
 
+from app.api.edge import MAX_META_BYTES, strict_json
 from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
 from app.services import tokens
 from app.services.sessions import COOKIE, check_same_origin
+from app.settings import Settings, forwarded_client
 
 
 # Dependencies are `async def`: FastAPI runs plain `def` dependencies in a worker thread, a hop per request.
@@ -61,6 +62,9 @@ async def playing_agent(runtime: RuntimeDep, authorization: AuthorizationHeader 
 PlayingAgentDep = Annotated[Agent | None, Depends(playing_agent)]
 
 
+MAX_PROVIDER_ID = 64  # the column's length
+
+
 class Provider:
     """What a proxy says about the agent it acts for (X-Provider-Id / X-Provider-Agent-Meta)."""
 
@@ -83,14 +87,19 @@ async def get_provider(
     agent_meta: Annotated[str | None, Header(alias="X-Provider-Agent-Meta")] = None,
 ) -> Provider:
     """Parse the proxy headers; malformed meta → 400 `bad_request`; unknown provider → 403 when allowlisted."""
+    if provider_id is not None and (len(provider_id) > MAX_PROVIDER_ID
+                                    or not all(ch.isascii() and ch.isprintable() for ch in provider_id)):
+        raise ApiError("bad_request", f"X-Provider-Id must be at most {MAX_PROVIDER_ID} printable ASCII characters",
+                       field="X-Provider-Id")
     meta = None
     if agent_meta is not None:
-        try:
-            meta = json.loads(agent_meta)
-        except ValueError as exc:
-            raise ApiError("bad_request", "X-Provider-Agent-Meta must be a JSON object") from exc
+        if len(agent_meta) > MAX_META_BYTES:
+            raise ApiError("bad_request", f"X-Provider-Agent-Meta is larger than {MAX_META_BYTES} bytes",
+                           field="X-Provider-Agent-Meta")
+        # Header values arrive as latin-1; a proxy sends its JSON as UTF-8 bytes.
+        meta = strict_json(agent_meta.encode("latin-1"), "X-Provider-Agent-Meta")
         if not isinstance(meta, dict):
-            raise ApiError("bad_request", "X-Provider-Agent-Meta must be a JSON object")
+            raise ApiError("bad_request", "X-Provider-Agent-Meta must be a JSON object", field="X-Provider-Agent-Meta")
     allowed = runtime.settings.provider_allowlist_set
     if provider_id is not None and allowed and provider_id not in allowed:
         raise ApiError("provider_not_allowed", f"provider {provider_id!r} is not on this server's allowlist")
@@ -101,7 +110,11 @@ ProviderDep = Annotated[Provider, Depends(get_provider)]
 
 
 def client_ip(request: Request) -> str:
-    return request.client.host if request.client else "unknown"
+    """The address per-IP limits count: the socket's peer, unless that peer is a trusted proxy
+    (`WODI_TRUSTED_PROXIES`); then the right-most `X-Forwarded-For` entry that is not itself a trusted proxy."""
+    peer = request.client.host if request.client else "unknown"
+    settings: Settings = request.app.state.runtime.settings
+    return forwarded_client(peer, request.headers.getlist("x-forwarded-for"), settings.trusted_proxy_networks)
 
 
 async def get_owner_id(
@@ -119,3 +132,21 @@ def require_same_origin(request: Request, runtime: Runtime) -> None:
     """CSRF defence for cookie-authorised POSTs: Origin (or Referer) must be this site."""
     own = {runtime.settings.base_url, f"{request.url.scheme}://{request.url.netloc}"}
     check_same_origin(request.headers.get("origin"), request.headers.get("referer"), own)
+
+
+def require_session_safe(request: Request, runtime: Runtime) -> bool:
+    """Login CSRF defence for a request that sets the session cookie; True when it is an HTML form.
+
+    A form must come from one of our pages (Origin/Referer). Anything else must declare `application/json` — which
+    a foreign page cannot send without a CORS preflight this server never grants — and, if a browser says where it
+    comes from, come from here too."""
+    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
+    if kind == "application/x-www-form-urlencoded":
+        require_same_origin(request, runtime)
+        return True
+    if kind != "application/json":
+        raise ApiError("bad_request", "send the body as Content-Type: application/json (or an HTML form)",
+                       field="content-type")
+    if request.headers.get("origin") is not None:
+        require_same_origin(request, runtime)
+    return False

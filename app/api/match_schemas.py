@@ -4,7 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, field_validator
+
+from app.api.edge import MAX_META_BYTES, json_size
+from app.api.schemas import DisplayName
 
 
 class _Open(BaseModel):
@@ -13,8 +16,16 @@ class _Open(BaseModel):
 
 class PlayerInfo(BaseModel):
     model_config = ConfigDict(extra="ignore")
-    display_name: str | None = Field(default=None, max_length=128)
-    meta: dict[str, Any] | None = None
+    display_name: DisplayName = Field(default=None, max_length=128)
+    meta: dict[str, Any] | None = Field(default=None, description=f"stored with the seat, private; at most "
+                                        f"{MAX_META_BYTES} bytes of JSON")
+
+    @field_validator("meta")
+    @classmethod
+    def _bounded(cls, meta: dict[str, Any] | None) -> dict[str, Any] | None:
+        if meta is not None and json_size(meta) > MAX_META_BYTES:
+            raise ValueError(f"meta is larger than {MAX_META_BYTES} bytes of JSON")
+        return meta
 
 
 class CreateMatch(BaseModel):

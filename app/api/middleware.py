@@ -1,10 +1,25 @@
-"""A request id on every request and response (for logs and 500 bodies), and no shared caching of API answers."""
+"""Headers on every response: a request id (for logs and 500 bodies), no shared caching of API answers, and the
+browser protections every HTML page gets (a Content-Security-Policy, no MIME sniffing, no framing)."""
 
 from __future__ import annotations
 
 import uuid
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+# Agents write the text on these pages; even if escaping ever failed, no injected script or style could run.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+       "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
+# FastAPI's API explorer loads Swagger UI / ReDoc from jsDelivr and starts it with an inline script.
+DOCS_CSP = ("default-src 'self'; script-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net; "
+            "style-src 'self' 'unsafe-inline' https://cdn.jsdelivr.net https://fonts.googleapis.com; "
+            "font-src https://fonts.gstatic.com; img-src 'self' data: https://fastapi.tiangolo.com "
+            "https://cdn.redoc.ly; worker-src blob:; connect-src 'self'; base-uri 'none'; frame-ancestors 'none'")
+DOCS_PATHS = ("/docs", "/redoc")
+
+
+def _is_html(headers: list[tuple[bytes, bytes]]) -> bool:
+    return any(key.lower() == b"content-type" and value.startswith(b"text/html") for key, value in headers)
 
 
 class RequestIdMiddleware:
@@ -17,14 +32,21 @@ class RequestIdMiddleware:
             return
         request_id = uuid.uuid4().hex[:16]
         scope.setdefault("state", {})["request_id"] = request_id
-        # Answers depend on who asks (viewer layers), so no proxy or CDN may store or share them.
-        extra = [(b"x-request-id", request_id.encode())]
-        if scope["path"].startswith("/api/"):
+        path: str = scope["path"]
+        extra = [(b"x-request-id", request_id.encode()), (b"x-content-type-options", b"nosniff"),
+                 (b"x-frame-options", b"DENY"), (b"referrer-policy", b"same-origin")]
+        if path.startswith("/api/"):
+            # Answers depend on who asks (viewer layers), so no proxy or CDN may store or share them.
             extra += [(b"cache-control", b"no-store"), (b"vary", b"Authorization, Cookie, X-Play-Token")]
+        csp = (DOCS_CSP if path.startswith(DOCS_PATHS) else CSP).encode()
 
-        async def send_with_id(message: Message) -> None:
+        async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message.setdefault("headers", []).extend(extra)
+                headers = message.setdefault("headers", [])
+                if _is_html(headers):
+                    headers[:] = [(k, v) for k, v in headers if k.lower() != b"content-security-policy"]
+                    headers.append((b"content-security-policy", csp))
+                headers.extend(extra)
             await send(message)
 
-        await self.app(scope, receive, send_with_id)
+        await self.app(scope, receive, send_with_headers)

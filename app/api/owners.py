@@ -8,8 +8,16 @@ from fastapi import APIRouter, Depends, Query, Request, Response
 from fastapi.responses import JSONResponse, RedirectResponse
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from app.api.deps import OwnerIdDep, RuntimeDep, client_ip, current_agent, require_same_origin
+from app.api.deps import (
+    OwnerIdDep,
+    RuntimeDep,
+    client_ip,
+    current_agent,
+    require_same_origin,
+    require_session_safe,
+)
 from app.api.errors import responses
+from app.api.schemas import DisplayName
 from app.db import owners as repo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
@@ -25,7 +33,7 @@ class Credentials(BaseModel):
     model_config = ConfigDict(extra="ignore")
     username: str = Field(max_length=64)
     password: str = Field(max_length=256)
-    nickname: str | None = Field(default=None, max_length=64)
+    nickname: DisplayName = Field(default=None, max_length=64)
 
 
 class OwnerOut(BaseModel):
@@ -93,6 +101,7 @@ def require_owner(owner_id: str | None) -> str:
 @router.post("/owners", status_code=201, response_model=LoggedIn, summary="Sign up as an owner (logs you in)",
              responses=responses("name_taken", "bad_request"))
 async def sign_up(body: Credentials, request: Request, response: Response, runtime: RuntimeDep) -> dict[str, Any]:
+    require_session_safe(request, runtime)
     limit_accounts(runtime, request, "signup")
     owner = await service.create_account(runtime, body.username, body.password, body.nickname)
     set_session(response, runtime, owner.owner_id)
@@ -114,9 +123,7 @@ def limit_accounts(runtime: Runtime, request: Request, bucket: str) -> None:
                  "application/json": {"schema": {"$ref": "#/components/schemas/Credentials"}},
                  "application/x-www-form-urlencoded": {"schema": {"$ref": "#/components/schemas/Credentials"}}}}})
 async def log_in(request: Request, runtime: RuntimeDep) -> Any:
-    form = "application/x-www-form-urlencoded" in request.headers.get("content-type", "")
-    if form:
-        require_same_origin(request, runtime)  # login CSRF: a foreign page must not log a browser in
+    form = require_session_safe(request, runtime)  # login CSRF: a foreign page must not log a browser in
     limit_accounts(runtime, request, "login")
     raw = dict(await request.form()) if form else await _json_body(request)
     try:

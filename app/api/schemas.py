@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+from app.services.names import checked_name
 
 
 class ErrorDetail(BaseModel):
@@ -21,10 +23,14 @@ class ErrorBody(BaseModel):
     detail: ErrorDetail
 
 
+# A display name people read (`app.services.names`): no bidi overrides or zero-width characters.
+DisplayName = Annotated[str | None, AfterValidator(checked_name)]
+
+
 class AgentCreate(BaseModel):
     model_config = ConfigDict(extra="ignore")
     name: str = Field(max_length=200)
-    display_name: str | None = Field(default=None, max_length=128)
+    display_name: DisplayName = Field(default=None, max_length=128)
     bio: str | None = Field(default=None, max_length=2000)
     homepage: str | None = Field(default=None, max_length=2000)
     contact: str | None = Field(default=None, max_length=128)

@@ -42,6 +42,7 @@ STATUS: dict[str, int] = {
     "name_taken": 409,
     "already_claimed": 409,
     "invalid_target": 422,
+    "payload_too_large": 413,
     "invalid_config": 422,
     "text_too_long": 422,
     "speech_contains_secret_word": 422,

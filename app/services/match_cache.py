@@ -43,7 +43,7 @@ class CachedMatch:
         hit = self._rendered.get(key)
         if hit is None:
             body = build()
-            hit = (body, json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode())
+            hit = (body, json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode())
             if len(self._rendered) >= RENDERS_PER_VERSION:
                 self._rendered.pop(next(iter(self._rendered)))
             self._rendered[key] = hit

@@ -16,6 +16,7 @@ from app.db.models import Agent, Owner
 from app.db.types import utcnow
 from app.protocol.errors import ApiError
 from app.services import tokens
+from app.services.names import name_problem
 
 if TYPE_CHECKING:
     from app.runtime import Runtime
@@ -106,6 +107,8 @@ async def claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
 async def create_account(runtime: Runtime, username: str, password: str, nickname: str | None) -> Owner:
     """Sign-up: validate, hash off the loop and outside any transaction, then one short write."""
     check_new_account(username.strip(), password)
+    if nickname and (problem := name_problem(nickname)) is not None:
+        raise ApiError("bad_request", f"nickname {problem}", field="nickname")
     password_hash = await hash_password(password)
     async with runtime.db.writer() as session:
         return await sign_up(session, username, password_hash, nickname)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from typing import Any
 
 from app.games.base import GameError
@@ -44,9 +45,10 @@ def require_stage(state: MatchState, stage: str) -> None:
 
 
 def clean_text(text: str, field: str = "text") -> str:
-    """Stripped text, non-empty, at most 500 characters, without NUL (which no JSON column of PostgreSQL stores)."""
+    """Stripped text with something visible in it, at most 500 characters, without NUL (which no JSON column of
+    PostgreSQL stores)."""
     text = text.strip()
-    if not text:
+    if not any(unicodedata.category(ch)[0] not in "CZ" for ch in text):  # empty, or only invisible characters
         raise GameError("bad_request", f"{field} must not be empty", field=field)
     if "\x00" in text:
         raise GameError("bad_request", f"{field} must not contain NUL characters", field=field)
@@ -72,8 +74,21 @@ def _has_nul(value: Any) -> bool:
     return False
 
 
-def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
-    """An optional JSON object of at most 4 KB."""
+def _strings(value: Any, keys: list[str], values: list[str]) -> None:
+    if isinstance(value, str):
+        values.append(value)
+    elif isinstance(value, dict):
+        for key, child in value.items():
+            keys.append(key)
+            _strings(child, keys, values)
+    elif isinstance(value, list):
+        for child in value:
+            _strings(child, keys, values)
+
+
+def check_analysis(analysis: dict[str, Any] | None, player: Player) -> dict[str, Any] | None:
+    """An optional JSON object of at most 4 KB. A public one is public text: none of its strings (keys and values,
+    at any depth; the keys read together and the values read together, so a word split over two is caught too) may contain the player's word."""
     if analysis is None:
         return None
     try:
@@ -84,6 +99,12 @@ def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
         raise GameError("bad_request", "analysis must not contain NUL characters", field="analysis")
     if size > MAX_ANALYSIS_BYTES:
         raise GameError("bad_request", "analysis is larger than 4 KB", field="analysis", size=size)
+    if not is_private(analysis):
+        keys: list[str] = []
+        values: list[str] = []
+        _strings(analysis, keys, values)
+        check_secret(player, " ".join(keys))
+        check_secret(player, " ".join(values))
     return analysis
 
 

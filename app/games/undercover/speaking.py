@@ -51,7 +51,7 @@ def speak(step: Step, cmd: Speak) -> None:
     player = _require_speaker(step.state, cmd.seat)
     text = clean_text(cmd.text)
     check_secret(player, text)
-    analysis = check_analysis(cmd.analysis)
+    analysis = check_analysis(cmd.analysis, player)
     state = step.state
     public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
     step.emit("speech_posted", "public", seat=cmd.seat, round=state.round_index, text=text,

@@ -73,7 +73,7 @@ def vote(step: Step, cmd: Vote) -> None:
     comment = clean_text(cmd.comment, "comment") if cmd.comment and cmd.comment.strip() else None
     if comment:
         check_secret(player, comment)
-    analysis = check_analysis(cmd.analysis)
+    analysis = check_analysis(cmd.analysis, player)
     state.votes[cmd.seat] = cmd.target_seat
     _announce_vote(step, cmd.seat, comment, analysis)
     if all(seat in state.votes for seat in voters(state)):
