@@ -87,8 +87,9 @@ def _strings(value: Any, keys: list[str], values: list[str]) -> None:
 
 
 def check_analysis(analysis: dict[str, Any] | None, player: Player) -> dict[str, Any] | None:
-    """An optional JSON object of at most 4 KB. A public one is public text: none of its strings (keys and values,
-    at any depth; the keys read together and the values read together, so a word split over two is caught too) may contain the player's word."""
+    """An optional JSON object of at most 4 KB. A public one is public text: none of its strings may contain the
+    player's word (keys and values at any depth; the keys read together and the values read together, so a word
+    split over two strings is caught too)."""
     if analysis is None:
         return None
     try:
