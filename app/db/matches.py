@@ -9,10 +9,15 @@ from typing import Any
 
 from sqlalchemy import Boolean, case, false, func, insert, not_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import load_only
 
 from app.db.models import Event, Match, Seat
 
 LIVE = ("waiting", "in_progress")
+# What room lists show of a match and of a seat: never the state JSON or a seat's (proxy) meta.
+LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.n_players, Match.seats_taken,
+                   Match.events_total, Match.created_at, Match.result, raiseload=True)
+LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
 
 
 MATCHES = Match.__table__
@@ -126,7 +131,7 @@ async def listing(
     session: AsyncSession, *, status: str | None, newest_first: bool, agent_id: str | None, game: str | None,
     seats_open: int | None, limit: int,
 ) -> list[Match]:
-    query = select(Match)
+    query = select(Match).options(LISTED)
     if status:
         query = query.where(Match.status == status)
     if game:
@@ -143,14 +148,16 @@ async def matches_of_agents(session: AsyncSession, agent_ids: Sequence[str], lim
     if not agent_ids:
         return []
     seated = select(Seat.match_id).where(Seat.agent_id.in_(agent_ids))
-    query = select(Match).where(Match.match_id.in_(seated)).order_by(Match.created_at.desc()).limit(limit)
+    query = (select(Match).options(LISTED).where(Match.match_id.in_(seated))
+             .order_by(Match.created_at.desc()).limit(limit))
     return list((await session.execute(query)).scalars())
 
 
 async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str, list[Seat]]:
     result: dict[str, list[Seat]] = {m: [] for m in match_ids}
     if match_ids:
-        rows = await session.execute(select(Seat).where(Seat.match_id.in_(match_ids)).order_by(Seat.seat))
+        rows = await session.execute(select(Seat).options(LISTED_SEAT).where(Seat.match_id.in_(match_ids))
+                                     .order_by(Seat.seat))
         for seat in rows.scalars():
             result[seat.match_id].append(seat)
     return result

@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import event
 
 from app.settings import forwarded_client
 from tests.api.helpers import assert_error, bearer, register
@@ -240,6 +241,26 @@ async def test_stored_fields_are_bounded(client: httpx.AsyncClient) -> None:
     fine = await client.post("/api/matches", json={"game": "undercover", "player": {"meta": {"blob": "x" * 1000}}},
                              headers=bearer(key))
     assert fine.status_code == 201, fine.text
+
+
+async def test_room_lists_read_neither_state_nor_seat_meta(app: FastAPI, client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open()
+    statements: list[str] = []
+
+    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        statements.append(statement)
+
+    engine = app.state.runtime.db.engine.sync_engine
+    event.listen(engine, "before_cursor_execute", seen)
+    try:
+        for path in ("/api/matches", "/api/matches?status=in_progress", "/", f"/agents/{table.names[0]}"):
+            assert (await client.get(path)).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", seen)
+    listings = [s for s in statements if "FROM matches" in s or "FROM seats" in s]
+    assert listings
+    assert not [s for s in listings if "matches.state" in s or "seats.meta" in s], listings
 
 
 # 7. NUL and column limits: the same 4xx on both databases.
