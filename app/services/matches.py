@@ -120,8 +120,8 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
     async with runtime.db.writer() as session:
         agent = await _locked_agent(session, agent_id)
         await check_can_sit(session, None, [], agent, seat_meta, runtime.settings.base_url)
-        outcome = game.new_match(config, agent.name, _display_name(agent, body.get("player")),
-                                 seed=secrets.randbits(64), now=now)
+        display = _display_name(agent, body.get("player"))
+        outcome = game.new_match(config, agent.name, display, seed=secrets.randbits(64), now=now)
         match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),
                       n_players=game.n_players(config), seats_taken=1,
                       created_at=datetime.fromtimestamp(now, UTC))
@@ -129,6 +129,7 @@ async def create(runtime: Runtime, agent_id: str, body: Mapping[str, Any], seat_
         session.add(match)
         await session.flush()  # no ORM relationships, so the match row must exist before its seats and events
         host = _seat(match.match_id, 0, agent, outcome.state, token, seat_meta)
+        host.display_name = display
         session.add(host)
         events = _stamped(outcome.events)
         await repo.add_events(session, match.match_id, events, match.updated_at)

@@ -327,6 +327,21 @@ async def test_api_answers_are_not_sniffable_either(client: httpx.AsyncClient) -
     assert "content-security-policy" not in response.headers
 
 
+# 11. The name a seat plays under, everywhere.
+
+async def test_the_hosts_per_match_display_name_is_the_seats_name_everywhere(client: httpx.AsyncClient) -> None:
+    key = (await register(client, "named-host", display_name="Agent Name"))["api_key"]
+    created = await client.post("/api/matches", json={"game": "undercover", "player": {"display_name": "桌上的名字"}},
+                                headers=bearer(key))
+    assert created.status_code == 201, created.text
+    match_id = created.json()["match_id"]
+    snap = (await client.get(f"/api/matches/{match_id}")).json()
+    assert snap["players"][0]["display_name"] == "桌上的名字"
+    listed = (await client.get("/api/matches", params={"status": "waiting"})).json()["matches"]
+    assert [m["players"][0]["display_name"] for m in listed if m["match_id"] == match_id] == ["桌上的名字"]
+    assert "桌上的名字" in (await client.get("/")).text
+
+
 # 12. Invisible text.
 
 @pytest.mark.parametrize("text", ["\u200b", "\u200b\u200c\u2060", "\ufeff", "\u202e\u202c", " \u3000 "])
