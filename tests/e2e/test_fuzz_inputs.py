@@ -189,6 +189,8 @@ def test_no_hostile_request_gets_a_5xx(arena: Arena, request: tuple[str, bytes],
         if provider_meta is not None:
             headers["x-provider-agent-meta"] = provider_meta
         response = http.post(path, content=body, headers=headers)
+        if path.endswith("/rotate-key") and response.status_code == 200:
+            arena.keys[arena.keys.index(headers["authorization"][7:])] = response.json()["api_key"]
     assert response.status_code < 500, (path, body[:200], response.status_code, response.text[:300])
 
 
