@@ -43,7 +43,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.runtime = runtime
     app.add_middleware(EdgeGuard)  # inner: its refusals carry the request id and headers too
-    app.add_middleware(RequestIdMiddleware)
+    app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, owners, matches, account_pages, pages):

@@ -22,9 +22,18 @@ def _is_html(headers: list[tuple[bytes, bytes]]) -> bool:
     return any(key.lower() == b"content-type" and value.startswith(b"text/html") for key, value in headers)
 
 
+def claim_csp(return_to_hosts: frozenset[str]) -> str:
+    """The claim page's form ends in a redirect to `return_to`, which `form-action` governs too: allow exactly the
+    hosts a `return_to` may name (`WODI_RETURN_TO_HOSTS`)."""
+    targets = " ".join(f"{scheme}://{host}:* {scheme}://{host}" for host in sorted(return_to_hosts) if host
+                       for scheme in ("http", "https"))
+    return CSP.replace("form-action 'self'", f"form-action 'self' {targets}")
+
+
 class RequestIdMiddleware:
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, return_to_hosts: frozenset[str] = frozenset()) -> None:
         self.app = app
+        self._claim_csp = claim_csp(return_to_hosts).encode()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -38,7 +47,8 @@ class RequestIdMiddleware:
         if path.startswith("/api/"):
             # Answers depend on who asks (viewer layers), so no proxy or CDN may store or share them.
             extra += [(b"cache-control", b"no-store"), (b"vary", b"Authorization, Cookie, X-Play-Token")]
-        csp = (DOCS_CSP if path.startswith(DOCS_PATHS) else CSP).encode()
+        csp = (DOCS_CSP.encode() if path.startswith(DOCS_PATHS)
+               else self._claim_csp if path.startswith("/claim/") else CSP.encode())
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
