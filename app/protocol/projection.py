@@ -33,9 +33,12 @@ class MatchView:
 def visible_events(game: AnyGame, state: Any, viewer: Viewer, status: str,
                    events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
     """The events of `events` this viewer may see, in log order."""
-    god = is_god(viewer, status)
+    if is_god(viewer, status):
+        return list(events)
     roles = game.role_set(state, viewer.seat) if viewer.seat is not None else frozenset()
-    return [e for e in events if can_see(e["visibility"], god=god, seat=viewer.seat, roles=roles)]
+    # A log holds a handful of distinct visibilities: decide each once, not once per event.
+    admits = {v: can_see(v, god=False, seat=viewer.seat, roles=roles) for v in {e["visibility"] for e in events}}
+    return [e for e in events if admits[e["visibility"]]]
 
 
 def snapshot(game: AnyGame, view: MatchView, state: Any, viewer: Viewer,
