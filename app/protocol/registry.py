@@ -23,7 +23,8 @@ class Outcome(Protocol[StateT_co]):
 
     @property
     def events(self) -> list[Event]:
-        """The new events; their `seq` continue the log without a gap (empty when nothing happened)."""
+        """The new events, each with `seq`, `type`, `visibility`, its own fields and `ts` (see `Event`); their
+        `seq` continue the log without a gap (empty when nothing happened)."""
         ...
 
 
