@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib;print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
 
-.PHONY: run run-cluster test browser lint openapi migrate bench clean
+.PHONY: run run-cluster test browser lint ruff mypy openapi migrate bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -33,8 +33,15 @@ browser:
 	  if [ "$$(id -u)" = 0 ]; then DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk; \
 	  else echo "browser tests need Debian's chromium: sudo apt-get install chromium fonts-noto-cjk"; exit 1; fi; }
 
-lint: $(STAMP)
+lint: ruff mypy
+
+ruff: $(STAMP)
 	$(VENV)/bin/ruff check app tests migrations
+
+# app/games and app/protocol strictly (pyproject), the rest of app at the default level; the rules' and the
+# protocol's tests too, so the undercover game is checked against the `Game` protocol with its real types.
+mypy: $(STAMP)
+	$(VENV)/bin/mypy app tests/games tests/protocol
 
 openapi: $(STAMP)
 	$(PY) -m app.openapi

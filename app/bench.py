@@ -208,9 +208,9 @@ def spawn(database_url: str, port: int) -> subprocess.Popen[bytes]:
     env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
            "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "false",
            "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}"}
-    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,  # noqa: S603
+    subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,
                    capture_output=True)
-    process = subprocess.Popen([sys.executable, "-m", "app"], env=env)  # noqa: S603
+    process = subprocess.Popen([sys.executable, "-m", "app"], env=env)
     for _ in range(100):
         try:
             if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:

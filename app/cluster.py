@@ -26,7 +26,7 @@ def main() -> None:
     processes = []
     for index in range(args.processes):
         env = {**os.environ, "WODI_PORT": str(settings.port + index)}
-        processes.append(subprocess.Popen([sys.executable, "-m", "app"], env=env))  # noqa: S603
+        processes.append(subprocess.Popen([sys.executable, "-m", "app"], env=env))
         print(f"process {index + 1}: http://{settings.host}:{settings.port + index}", flush=True)
     try:
         while all(p.poll() is None for p in processes):

@@ -72,7 +72,7 @@ class LLMBrain:
             self.stats["timeout"] += 1
             log.info("llm: no answer within %.1fs, rule brain used", limit)
             return fallback
-        except Exception as exc:  # any failure of the endpoint or its answer means: use the rule brain
+        except Exception as exc:  # noqa: BLE001 - any failure of the endpoint or its answer: the rule brain plays
             self.stats["error"] += 1
             log.info("llm: %s: %s, rule brain used", type(exc).__name__, exc)
             return fallback

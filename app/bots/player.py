@@ -55,7 +55,7 @@ class MatchPlayer:
         self.persona = persona
         self.llm = llm
         self.stats = stats or BotStats()
-        self.rng = rng or random.Random()  # noqa: S311 - game dice, not secrets
+        self.rng = rng or random.Random()
         self.think = think
         self.wait = wait
         self.name = name or persona.handle()

@@ -94,7 +94,7 @@ class LobbyFiller:
         self.poll_wait = poll_wait
         self.stats = BotStats()
         self.joins = 0
-        self.rng = random.Random(seed)  # noqa: S311 - seating and game dice, not secrets
+        self.rng = random.Random(seed)
         self.agents = [BotAgent(p.handle(i), p.name_for(i), p) for i in range(1, agents_per_persona + 1)
                        for p in PERSONAS]
         self._client: httpx.AsyncClient | None = None
@@ -164,7 +164,7 @@ class LobbyFiller:
             except RegistrationRefused as exc:
                 log.error("lobby filler: %s; official bots stay off", exc)
                 return
-            except Exception as exc:  # the server may be starting, restarting or failing: retry
+            except Exception as exc:  # noqa: BLE001 - the server may be starting, restarting or failing: retry
                 log.warning("lobby filler: %s: %s; retrying in %.0fs", type(exc).__name__, exc, backoff)
                 await self._pause(backoff)
                 backoff = min(backoff * 2, 60.0)
@@ -265,7 +265,7 @@ class LobbyFiller:
 
     async def _play(self, agent: BotAgent, match_id: str) -> None:
         player = MatchPlayer(self._http, agent.key, match_id, agent.persona, llm=self.llm, stats=self.stats,
-                             rng=random.Random(self.rng.random()), think=self.think,  # noqa: S311
+                             rng=random.Random(self.rng.random()), think=self.think,
                              wait=self.poll_wait, name=agent.handle)
         try:
             final = await player.run()

@@ -112,7 +112,7 @@ async def _game(client: httpx.AsyncClient, group: list[Seat], index: int, turn_s
             result.failures.append(f"join: {joined.status_code} {joined.text[:120]}")
             return
     loops = [MatchPlayer(client, seat.key, match_id, PERSONAS[seat.persona_index], stats=result.stats,
-                         rng=random.Random(f"{seed}:{index}:{n}"), name=seat.handle,  # noqa: S311
+                         rng=random.Random(f"{seed}:{index}:{n}"), name=seat.handle,
                          give_up_after=8)
              for n, seat in enumerate(players)]
     finals = await asyncio.gather(*(loop.run() for loop in loops), return_exceptions=True)

@@ -27,7 +27,7 @@ MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "sea
            "timer_token", "updated_at", "finished_at")
 
 
-class HeldExclusively(Exception):  # noqa: N818 - a condition, not a failure of this code
+class HeldExclusively(Exception):  # a condition, not a failure of this code (the name needs no Error suffix)
     """The write may not go ahead: another server process is alone on the database (or this one no longer is)."""
 
     def __init__(self, check: PresenceCheck) -> None:

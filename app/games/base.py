@@ -1,8 +1,37 @@
-"""What every game shares with the protocol layer, without importing it."""
+"""What every game shares with the protocol layer, without importing it.
+
+The shapes here are the data half of `app.protocol.registry.Game`: a game returns them, the
+protocol layer and the services read them. Nothing in here knows any particular game.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, TypedDict
+
+MatchStatus = Literal["waiting", "in_progress", "finished", "aborted"]
+AbortReason = Literal["host_cancelled", "janitor_timeout"]
+
+Event = dict[str, Any]
+"""One log entry as a game emits it: `seq` (int, contiguous per match from 1), `type` (str), `visibility`
+(`public`, `god_only`, `private:seat:N`, `private:role:R` or `private:host`), the type's own fields, and
+`ts` (the command's `now`, epoch seconds; the services store it as ISO-8601)."""
+
+
+class TimerSummary(TypedDict):
+    """The one deadline a match waits for: fire `Timeout(token)` at `due` (epoch seconds)."""
+
+    due: float
+    kind: str
+    token: int
+
+
+class MatchSummary(TypedDict):
+    """What the services copy from a state into the match row."""
+
+    status: MatchStatus
+    phase: str
+    result: dict[str, Any] | None
+    timer: TimerSummary | None
 
 
 class GameError(Exception):

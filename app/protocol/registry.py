@@ -3,65 +3,147 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+from app.games.base import AbortReason, Event, MatchSummary
+
+ConfigT = TypeVar("ConfigT")
+StateT = TypeVar("StateT")
+StateT_co = TypeVar("StateT_co", covariant=True)
+CommandT = TypeVar("CommandT")
 
 
-class Game(Protocol):
-    """What a game supplies. States and commands are the game's own types; the protocol never looks inside."""
+class Outcome(Protocol[StateT_co]):
+    """What `new_match` and `apply` return: the new state and the events to append, in `seq` order."""
 
-    name: str
-
-    def parse_config(self, raw: Mapping[str, Any] | None) -> Any: ...
-
-    def config_to_json(self, config: Any) -> dict[str, Any]: ...
-
-    def n_players(self, config: Any) -> int: ...
-
-    def new_match(self, config: Any, host_name: str, host_display_name: str, *, seed: int, now: float) -> Any: ...
-
-    def join(self, name: str, display_name: str) -> Any: ...
-
-    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Any: ...
-
-    def concede(self, seat: int) -> Any: ...
-
-    def abort(self, reason: str) -> Any: ...
-
-    def timeout(self, token: int) -> Any: ...
-
-    def apply(self, state: Any, command: Any, *, now: float) -> Any: ...
-
-    def state_to_json(self, state: Any) -> dict[str, Any]: ...
-
-    def state_from_json(self, data: Mapping[str, Any]) -> Any: ...
-
-    def summary(self, state: Any) -> dict[str, Any]:
-        """`status`, `phase`, `result`, `timer` (`{due, kind, token}` or None) of a state."""
+    @property
+    def state(self) -> StateT_co:
+        """The state after the command (a new object: the state passed in is never changed)."""
         ...
 
-    def role_set(self, state: Any, seat: int) -> frozenset[str]: ...
-
-    def players_view(self, state: Any, *, god: bool) -> list[dict[str, Any]]: ...
-
-    def public_fields(self, state: Any) -> dict[str, Any]: ...
-
-    def god_fields(self, state: Any) -> dict[str, Any]: ...
-
-    def you_view(self, state: Any, seat: int) -> dict[str, Any]: ...
-
-    def action_response(self, state: Any, seat: int, events: list[dict[str, Any]]) -> dict[str, Any]: ...
+    @property
+    def events(self) -> list[Event]:
+        """The new events, each with `seq`, `type`, `visibility`, its own fields and `ts` (see `Event`); their
+        `seq` continue the log without a gap (empty when nothing happened)."""
+        ...
 
 
-_GAMES: dict[str, Game] = {}
+class Game(Protocol[ConfigT, StateT, CommandT]):
+    """What a game supplies: pure functions over its own config, state and command types.
+
+    The protocol layer and the services never look inside those three; they read only the shapes
+    named here (`MatchSummary`, `Event`, the view dicts). Nothing here does I/O, reads a clock or
+    draws randomness outside the seed.
+    """
+
+    name: str
+    """The registry key, stored in the match row as `game` (stable: renaming it orphans stored matches)."""
+
+    def parse_config(self, raw: Mapping[str, Any] | None) -> ConfigT:
+        """Validate a create request's `config` (None: the defaults); raise `GameError("invalid_config",
+        field=...)` on a bad one."""
+        ...
+
+    def config_to_json(self, config: ConfigT) -> dict[str, Any]:
+        """The config as JSON, stored with the match and served as every snapshot's `config`."""
+        ...
+
+    def n_players(self, config: ConfigT) -> int:
+        """Seats at the table; the match starts when the last one is taken."""
+        ...
+
+    def new_match(self, config: ConfigT, host_name: str, host_display_name: str, *, seed: int,
+                  now: float) -> Outcome[StateT]:
+        """A waiting room with the host in seat 0; its events start at `seq` 1. `seed` is the match's only
+        randomness, so the same seed and commands replay the same log."""
+        ...
+
+    def join(self, name: str, display_name: str) -> CommandT:
+        """The command that seats a player in the next free seat (applied with `apply`)."""
+        ...
+
+    def parse_action(self, raw: Mapping[str, Any], seat: int) -> CommandT:
+        """`POST /action`'s body (its `type` names the action) as `seat`'s command; raise
+        `GameError("bad_request")` for an unknown type or a malformed field."""
+        ...
+
+    def concede(self, seat: int) -> CommandT:
+        """The command by which `seat` leaves the match (`POST /concede`)."""
+        ...
+
+    def abort(self, reason: AbortReason) -> CommandT:
+        """The command that cancels the match: the host's (`host_cancelled`) or the janitor's."""
+        ...
+
+    def timeout(self, token: int) -> CommandT:
+        """The scheduler's command for the timer holding `token`; applied with a stale token or before the
+        timer is due, it returns the same state and no events (so a timer may fire twice, anywhere)."""
+        ...
+
+    def apply(self, state: StateT, command: CommandT, *, now: float) -> Outcome[StateT]:
+        """Run one command at time `now`. Pure: never changes `state`; a refused command raises `GameError`
+        carrying the protocol error code, with nothing to undo."""
+        ...
+
+    def state_to_json(self, state: StateT) -> dict[str, Any]:
+        """The state as JSON for the match row; `state_from_json` restores an equal state."""
+        ...
+
+    def state_from_json(self, data: Mapping[str, Any]) -> StateT:
+        """The state written by `state_to_json`."""
+        ...
+
+    def summary(self, state: StateT) -> MatchSummary:
+        """`status`, `phase` and `result` for the match row, and the next `timer`: `{"due": epoch seconds,
+        "kind": str, "token": int}`, or None when the match waits for nobody."""
+        ...
+
+    def role_set(self, state: StateT, seat: int) -> frozenset[str]:
+        """The roles `seat` holds: it sees events with visibility `private:role:R` for each R (empty before
+        roles are dealt, and for a seat that does not exist)."""
+        ...
+
+    def players_view(self, state: StateT, *, god: bool) -> list[dict[str, Any]]:
+        """One row per seat, in seat order, each with `seat`; a living seat's hidden facts only with `god`."""
+        ...
+
+    def public_fields(self, state: StateT) -> dict[str, Any]:
+        """Snapshot fields every viewer sees (merged into the top level): no secret of a living seat."""
+        ...
+
+    def god_fields(self, state: StateT) -> dict[str, Any]:
+        """Snapshot fields only for god views (spectators, everyone after the end), e.g. the secret words."""
+        ...
+
+    def you_view(self, state: StateT, seat: int) -> dict[str, Any]:
+        """A player's `you` block: at least `seat` (int), `alive` (bool), `your_turn` (bool: the seat must act
+        now; `wait_for=your_turn` long-polls on it) and `next_action` (str), plus the seat's own secrets.
+        Raises `GameError("agent_not_in_match")` for a seat that does not exist. The projection adds
+        `private_log`."""
+        ...
+
+    def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
+        """The fields after `accepted`, `seq` and `phase` of an action's answer, from the state after the
+        command and the `events` it produced; `seat` is the acting seat (None: no seat acted). Carries
+        `result` once the match has ended."""
+        ...
 
 
-def register(game: Game) -> None:
+AnyGame = Game[Any, Any, Any]
+
+_GAMES: dict[str, AnyGame] = {}
+
+
+def register(game: AnyGame) -> None:
+    """Make `game` reachable by its `name` (once per process, at start-up)."""
     _GAMES[game.name] = game
 
 
-def get(name: str) -> Game | None:
+def get(name: str) -> AnyGame | None:
+    """The registered game called `name`, or None."""
     return _GAMES.get(name)
 
 
 def names() -> list[str]:
+    """The registered games' names, sorted."""
     return sorted(_GAMES)

@@ -33,7 +33,7 @@ class Server:
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self) -> Server:
-        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env)  # noqa: S603
+        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:

@@ -1,15 +1,23 @@
 """The four viewer layers over 200 random complete games (issue: owners and spectators).
 
-At every step: the player_owner view equals the player_agent view except `viewer_role` and
-`viewer_capabilities.can_act`; the anonymous view holds no living player's role or word and no pair; the
-spectator view holds all of them; each seat sees exactly the public events plus its own private ones; after
-the end every viewer sees every event.
+The player_owner view equals the player_agent view except `viewer_role` and `viewer_capabilities.can_act`;
+the anonymous view holds no living player's role or word and no pair; the spectator view holds all of them;
+each seat sees exactly the public events plus its own private ones, in its snapshot and in its event pages;
+after the end every viewer sees every event.
+
+Anonymous and spectator are checked at every step. Every seat, in both player layers, is checked at every
+phase change and at the end; between those, the seats the step concerned (the one that acted, each seat a new
+private event is for) and one seat in rotation — a step leaves the other seats' private views as they were.
+Each seat's event pages are read incrementally (`since` = where its last check stopped) and must add up to
+exactly what it may see; at the end every seat reads the whole log from 0 as well. The anonymous public log
+must be exactly the public events, each searched for a secret word once, when it is new.
 """
 
 from __future__ import annotations
 
 import json
 import random
+from collections.abc import Collection
 from typing import Any
 
 from app.games.base import GameError
@@ -41,20 +49,42 @@ def _strip(body: dict[str, Any]) -> dict[str, Any]:
     return rest
 
 
-def check_step(state: Any, events: list[dict[str, Any]]) -> None:
+class Progress:
+    """What the checks of one game have covered so far: each seat's event pages, and the public events
+    already shown to carry no secret word."""
+
+    def __init__(self) -> None:
+        self.read: dict[int, list[int]] = {}
+        self.public_clean = 0
+
+    def check(self, view: MatchView, state: Any, seat: int, events: list[dict[str, Any]],
+              expected: list[dict[str, Any]]) -> None:
+        read = self.read.setdefault(seat, [])
+        since = read[-1] if read else 0
+        page = events_page(GAME, view, state, Viewer("player_owner", seat), since, events, limit=10_000)
+        assert page["since"] == since and page["next_since"] == (page["events"][-1]["seq"] if page["events"] else since)
+        read += [e["seq"] for e in page["events"]]
+        assert read == [e["seq"] for e in expected]
+
+
+def check_step(state: Any, events: list[dict[str, Any]], seats: Collection[int], progress: Progress) -> None:
     view = _view(state, events)
     over = state.status in ("finished", "aborted")
     words = {w for w in (state.wordpair.civilian, state.wordpair.undercover)} if state.wordpair else set()
     anonymous = snapshot(GAME, view, state, Viewer("anonymous"), events)
     spectator = snapshot(GAME, view, state, Viewer("spectator"), events)
-    if not over:
-        text = json.dumps(anonymous, ensure_ascii=False)
+    public = [e for e in events if e["visibility"] == "public"]
+    assert anonymous["public_log"] == public
+    if not over:  # the log part is append-only: each public event is searched for a word once, when new
+        rest = {k: v for k, v in anonymous.items() if k != "public_log"}
+        text = json.dumps([rest, public[progress.public_clean:]], ensure_ascii=False)
+        progress.public_clean = len(public)
         assert "wordpair" not in anonymous and not any(w in text for w in words)
         assert all("role" not in p and "word" not in p for p in anonymous["players"])
     assert spectator["wordpair"] == (state.wordpair.model_dump() if state.wordpair else None)
     assert [(p["role"], p["word"]) for p in spectator["players"]] == [(p.role, p.word) for p in state.players]
     assert len(spectator["public_log"]) + len(spectator["spectator_log"]) == len(events)
-    for seat in range(len(state.players)):
+    for seat in seats:
         agent = snapshot(GAME, view, state, Viewer("player_agent", seat), events)
         owner = snapshot(GAME, view, state, Viewer("player_owner", seat), events)
         assert agent["viewer_capabilities"]["can_act"] is (not over)
@@ -63,13 +93,31 @@ def check_step(state: Any, events: list[dict[str, Any]]) -> None:
         seen = agent["public_log"] + agent["you"]["private_log"]
         expected = events if over else _own_events(state, seat, events)
         assert sorted(e["seq"] for e in seen) == [e["seq"] for e in expected]
-        page = events_page(GAME, view, state, Viewer("player_owner", seat), 0, events, limit=10_000)
-        assert [e["seq"] for e in page["events"]] == [e["seq"] for e in expected]
+        if not over:  # after the end a seat may see what it could not before: it reads again from 0, below
+            progress.check(view, state, seat, events, expected)
         assert all("role" not in p and "word" not in p for p in agent["players"]) or over
         assert "wordpair" not in agent or over
     if over:
         anyone = events_page(GAME, view, state, Viewer("anonymous"), 0, events, limit=10_000)
         assert len(anyone["events"]) == len(events)
+        for seat in seats:
+            whole = events_page(GAME, view, state, Viewer("player_owner", seat), 0, events, limit=10_000)
+            assert [e["seq"] for e in whole["events"]] == [e["seq"] for e in events]
+
+
+def concerned(state: Any, new: list[dict[str, Any]], actor: int | None, rotation: int) -> set[int]:
+    """The seats whose private view a step changed: the actor, each seat (or role) a new private event is
+    for, and seat 0 for `private:host`; plus the seat `rotation` picks."""
+    seats = {rotation % len(state.players)} | ({actor} if actor is not None else set())
+    for event in new:
+        kind, _, target = event["visibility"].removeprefix("private:").partition(":")
+        if kind == "seat":
+            seats.add(int(target))
+        elif kind == "role":
+            seats |= {p.seat for p in state.players if p.role == target}
+        elif kind == "host":
+            seats.add(0)
+    return seats
 
 
 def _moves(state: Any, seat: int, rng: random.Random) -> list[dict[str, Any]]:
@@ -107,23 +155,29 @@ def play(rng: random.Random) -> int:
     for seat in range(1, n):
         outcome = rules.apply(state, GAME.join(f"p{seat}", f"P{seat}"), now=now, pairs=PAIRS)
         state, events = outcome.state, events + outcome.events
-    steps = 0
+    steps, progress, actor = 0, Progress(), None
+    checked: tuple[str | None, int] = (None, 0)  # the phase and log length of the last state checked
     while state.status == "in_progress":
-        check_step(state, events)
+        if len(events) > checked[1]:  # a refused command changes nothing: no state to check again
+            phase_changed = state.phase != checked[0]
+            seats = range(n) if phase_changed else concerned(state, events[checked[1]:], actor, steps)
+            check_step(state, events, seats, progress)
+            checked = (state.phase, len(events))
         now += 1
         options = [(seat, move) for seat in range(n) for move in _moves(state, seat, rng)]
+        mover: int | None = None
         if not options or rng.random() < 0.03:
             due = state.timer.due if state.timer else now
             outcome = GAME.apply(state, GAME.timeout(state.timer.token if state.timer else 0), now=max(now, due))
         else:
-            seat, move = rng.choice(options)
+            mover, move = rng.choice(options)
             try:
-                outcome = GAME.apply(state, GAME.parse_action(move, seat), now=now)
+                outcome = GAME.apply(state, GAME.parse_action(move, mover), now=now)
             except GameError:
                 continue
-        state, events = outcome.state, events + outcome.events
+        state, events, actor = outcome.state, events + outcome.events, mover
         steps += 1
-    check_step(state, events)
+    check_step(state, events, range(n), progress)
     return steps
 
 

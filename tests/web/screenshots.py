@@ -154,7 +154,7 @@ async def shoot() -> list[Path]:
 
 
 def main() -> None:
-    fonts = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout if shutil.which(  # noqa: S607
+    fonts = subprocess.run(["fc-list", ":lang=zh"], capture_output=True, text=True).stdout if shutil.which(
         "fc-list") else "?"
     if not fonts.strip():
         print("warning: no CJK font installed; Chinese text will render as boxes (apt-get install fonts-noto-cjk)")

@@ -8,14 +8,15 @@ runs before any of that.
 
 from __future__ import annotations
 
-from app.games.undercover import ending, speaking, voting
+from app.games.undercover import ending
 from app.games.undercover.checks import require_in_progress, require_living
 from app.games.undercover.commands import Concede
 from app.games.undercover.step import Step
+from app.games.undercover.transitions import SeatLeft, Transition
 
 
-def concede(step: Step, cmd: Concede) -> None:
-    """Take `cmd.seat` out of the game and carry on without it."""
+def concede(step: Step, cmd: Concede) -> Transition:
+    """Take `cmd.seat` out of the game; unless that decides the match, the phase carries on without it."""
     state = step.state
     require_in_progress(state, waiting_code="match_not_in_progress")
     player = require_living(state, cmd.seat)
@@ -26,8 +27,5 @@ def concede(step: Step, cmd: Concede) -> None:
     step.emit("player_conceded", "public", seat=cmd.seat, revealed_role=player.role,
               round=state.round_index)
     if ending.finish_if_won(step, by_concession=True):
-        return
-    if state.stage == "speak":
-        speaking.after_concede(step, cmd.seat)
-    elif state.stage == "vote":
-        voting.after_concede(step, cmd.seat)
+        return None
+    return SeatLeft(cmd.seat)

@@ -9,8 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from app.games.base import AbortReason, Event, MatchSummary, TimerSummary
 from app.games.undercover import ending, rules, view
-from app.games.undercover.commands import Abort, Concede, Join, Timeout, parse_command
+from app.games.undercover.commands import Abort, Command, Concede, Join, Timeout, parse_command
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
@@ -19,40 +20,50 @@ from app.games.undercover.wordpairs import default_library
 
 
 class UndercoverGame:
-    """谁是卧底 (spec §2, §4, §5)."""
+    """谁是卧底 (spec §2, §4, §5); each member's contract is on `app.protocol.registry.Game`."""
 
     name = "undercover"
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
+        """Spec §2.1's config, with the README's defaults."""
         return parse_config(dict(raw) if isinstance(raw, Mapping) else raw)
 
     def config_to_json(self, config: UndercoverConfig) -> dict[str, Any]:
+        """The config as JSON."""
         return config.model_dump(mode="json")
 
     def n_players(self, config: UndercoverConfig) -> int:
+        """`config.n_players`."""
         return config.n_players
 
     def new_match(self, config: UndercoverConfig, host_name: str, host_display_name: str, *, seed: int,
                   now: float) -> Outcome:
-        default_library().pairs(config.wordpair_tag)  # an unknown tag fails now, not when the table fills
+        """A waiting room; an unknown `wordpair_tag` fails here rather than when the table fills."""
+        default_library().pairs(config.wordpair_tag)
         return rules.new_match(config, host_name, host_display_name, seed, now)
 
     def join(self, name: str, display_name: str) -> Join:
+        """`Join`."""
         return Join(name=name, display_name=display_name)
 
-    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Any:
+    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
+        """speak, skip, vote, whisper, last_words, guess_word or concede."""
         return parse_command(dict(raw), seat)
 
     def concede(self, seat: int) -> Concede:
+        """`Concede`."""
         return Concede(seat=seat)
 
-    def abort(self, reason: str) -> Abort:
-        return Abort(reason=reason)  # type: ignore[arg-type]
+    def abort(self, reason: AbortReason) -> Abort:
+        """`Abort`."""
+        return Abort(reason=reason)
 
     def timeout(self, token: int) -> Timeout:
+        """`Timeout`."""
         return Timeout(token=token)
 
-    def apply(self, state: MatchState, command: Any, *, now: float) -> Outcome:
+    def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
+        """The rules; a `Join` brings the library's candidate pairs for the deal."""
         pairs = self._pairs(state) if isinstance(command, Join) else ()
         return rules.apply(state, command, now=now, pairs=pairs)
 
@@ -60,31 +71,41 @@ class UndercoverGame:
         return [pair.words for pair in default_library().pairs(state.config.wordpair_tag)]
 
     def state_to_json(self, state: MatchState) -> dict[str, Any]:
+        """The state as JSON."""
         return state_to_json(state)
 
     def state_from_json(self, data: Mapping[str, Any]) -> MatchState:
+        """The state from JSON."""
         return state_from_json(dict(data))
 
-    def summary(self, state: MatchState) -> dict[str, Any]:
-        timer = state.timer.model_dump() if state.timer else None
-        return {"status": state.status, "phase": state.phase, "result": state.result, "timer": timer}
+    def summary(self, state: MatchState) -> MatchSummary:
+        """status, phase, result and the next timer."""
+        timer = state.timer
+        due: TimerSummary | None = None if timer is None else {
+            "due": timer.due, "kind": timer.kind, "token": timer.token}
+        return {"status": state.status, "phase": state.phase, "result": state.result, "timer": due}
 
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
+        """The seat's role, once dealt."""
         return view.role_set(state, seat)
 
     def players_view(self, state: MatchState, *, god: bool) -> list[dict[str, Any]]:
+        """The table (`view.players_view`)."""
         return view.players_view(state, god=god)
 
     def public_fields(self, state: MatchState) -> dict[str, Any]:
+        """Speaker, deadline, round, PK candidates, result."""
         return view.public_fields(state)
 
     def god_fields(self, state: MatchState) -> dict[str, Any]:
+        """The word pair."""
         return {"wordpair": view.wordpair(state)}
 
     def you_view(self, state: MatchState, seat: int) -> dict[str, Any]:
+        """`view.you_view`: role, word, next_action and whether the seat has voted."""
         return view.you_view(state, seat)
 
-    def action_response(self, state: MatchState, seat: int | None, events: list[dict[str, Any]]) -> dict[str, Any]:
+    def action_response(self, state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
         """The fields after `accepted/seq/phase` (spec §2.3.2, §2.3.3, §2.8)."""
         body: dict[str, Any] = {"match_status": state.status}
         if any(e["type"] in ("speech_posted", "speech_skipped") and e.get("seat") == seat for e in events):
@@ -98,7 +119,7 @@ class UndercoverGame:
                     body["next_phase"] = f"speak_round_{event['round'] + 1}"
             if event["type"] == "vote_tied":
                 body["tie"] = {k: event[k] for k in ("tied_seats", "vote_breakdown", "next")}
-            if event["type"] == "player_conceded" and event["seat"] == seat:
+            if event["type"] == "player_conceded" and seat is not None and event["seat"] == seat:
                 body.update(_conceded(state, seat))
         if state.result is not None:
             body["result"] = state.result

@@ -9,11 +9,11 @@ stored game still replays byte-for-byte.
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.undercover import speaking
 from app.games.undercover.commands import Abort, Join
 from app.games.undercover.config import UndercoverConfig
 from app.games.undercover.state import MatchState, Player, WordPair
 from app.games.undercover.step import Outcome, Step
+from app.games.undercover.transitions import SpeakRound, Transition
 
 
 def new_match(config: UndercoverConfig, host_name: str, host_display_name: str,
@@ -27,7 +27,7 @@ def new_match(config: UndercoverConfig, host_name: str, host_display_name: str,
     return Outcome(step.state, step.events)
 
 
-def join(step: Step, cmd: Join) -> None:
+def join(step: Step, cmd: Join) -> Transition:
     """Seat a player in the next free seat; the last seat triggers the deal."""
     state = step.state
     if state.status == "in_progress":
@@ -42,10 +42,11 @@ def join(step: Step, cmd: Join) -> None:
     state.players.append(Player(seat=seat, name=cmd.name, display_name=cmd.display_name))
     step.emit("player_joined", "public", seat=seat, name=cmd.name, display_name=cmd.display_name)
     if len(state.players) == state.config.n_players:
-        _deal(step)
+        return _deal(step)
+    return None
 
 
-def abort(step: Step, cmd: Abort) -> None:
+def abort(step: Step, cmd: Abort) -> Transition:
     """Cancel a waiting room (the janitor may also clear a running one)."""
     state = step.state
     if state.status == "finished":
@@ -59,9 +60,10 @@ def abort(step: Step, cmd: Abort) -> None:
     summary = "房主取消了对局" if cmd.reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
     state.result = {"winner_camp": None, "reason": cmd.reason, "summary": summary}
     step.emit("match_aborted", "public", reason=cmd.reason)
+    return None
 
 
-def _deal(step: Step) -> None:
+def _deal(step: Step) -> Transition:
     state, config = step.state, step.state.config
     if not step.pairs:
         raise GameError("invalid_config", "no word pair matches this config", field="wordpair_tag")
@@ -75,7 +77,7 @@ def _deal(step: Step) -> None:
     state.first_speaker_seat = rng.randrange(config.n_players) if first == "random" else first
     state.status = "in_progress"
     _announce_deal(step)
-    speaking.open_speak_phase(step, 1, speaking.round_order(state), pk=False)
+    return SpeakRound(1)
 
 
 def _assign_roles(state: MatchState, shuffled: list[int]) -> None:

@@ -13,21 +13,22 @@
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.undercover import ending, speaking
+from app.games.undercover import ending
 from app.games.undercover.checks import check_secret, clean_text, require_seat
 from app.games.undercover.commands import GuessWord, LastWords
 from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind
 from app.games.undercover.step import Step
 from app.games.undercover.text import normalise
+from app.games.undercover.transitions import Reveal, SpeakRound, Transition
 
 
-def open_reveal(step: Step, eliminated: int | None) -> None:
+def open_reveal(step: Step, nxt: Reveal) -> Transition:
     """Enter `reveal_round_N` after the round's one `round_resolved`."""
     state = step.state
     state.phase = f"reveal_round_{state.round_index}"
     state.pk, state.pk_candidates, state.votes = False, [], {}
     state.current_speaker_seat = None
-    state.pending = _pending_for(state, eliminated)
+    state.pending = _pending_for(state, nxt.eliminated)
     if state.pending:
         step.start_clock(state.config.speak_timeout, None, "reveal_expire")
     else:
@@ -35,24 +36,24 @@ def open_reveal(step: Step, eliminated: int | None) -> None:
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
               deadline_ts=state.deadline_ts, pk=False)
     if not state.pending:
-        conclude(step)
-        return
+        return conclude(step)
     for action in state.pending:
         kind = "your_turn_to_guess" if action.kind == "guess_word" else "your_turn_for_last_words"
         step.emit(kind, f"private:seat:{action.seat}", seat=action.seat, round=state.round_index,
                   deadline_ts=state.deadline_ts)
+    return None
 
 
-def last_words(step: Step, cmd: LastWords) -> None:
+def last_words(step: Step, cmd: LastWords) -> Transition:
     """The eliminated seat's public goodbye."""
     player = _require_pending(step.state, cmd.seat, "last_words")
     text = clean_text(cmd.text)
     check_secret(player, text)
     step.emit("last_words_posted", "public", seat=cmd.seat, round=step.state.round_index, text=text)
-    _done(step, cmd.seat, "last_words")
+    return _done(step, cmd.seat, "last_words")
 
 
-def guess_word(step: Step, cmd: GuessWord) -> None:
+def guess_word(step: Step, cmd: GuessWord) -> Transition:
     """The eliminated blank names the civilians' word; right wins alone."""
     state = step.state
     _require_pending(state, cmd.seat, "guess_word")
@@ -63,11 +64,11 @@ def guess_word(step: Step, cmd: GuessWord) -> None:
               correct=correct)
     if correct:
         ending.finish_blank(step, cmd.seat)
-        return
-    _done(step, cmd.seat, "guess_word")
+        return None
+    return _done(step, cmd.seat, "guess_word")
 
 
-def on_expire(step: Step) -> None:
+def on_expire(step: Step) -> Transition:
     """The deadline passed: settle every pending action as not done."""
     state = step.state
     for action in state.pending:
@@ -77,18 +78,18 @@ def on_expire(step: Step) -> None:
         else:
             step.emit("last_words_skipped", "public", seat=action.seat, round=state.round_index)
     state.pending = []
-    conclude(step)
+    return conclude(step)
 
 
-def conclude(step: Step) -> None:
+def conclude(step: Step) -> Transition:
     """End the match if a camp has won or the last round is done; else start the next round."""
     state = step.state
     if ending.finish_if_won(step):
-        return
+        return None
     if state.round_index >= state.config.max_rounds:
         ending.finish(step, "undercover", "max_rounds_reached")
-        return
-    speaking.open_speak_phase(step, state.round_index + 1, speaking.round_order(state), pk=False)
+        return None
+    return SpeakRound(state.round_index + 1)
 
 
 def _pending_for(state: MatchState, eliminated: int | None) -> list[RevealAction]:
@@ -114,8 +115,7 @@ def _require_pending(state: MatchState, seat: int, kind: RevealKind) -> Player:
     raise GameError("wrong_phase", f"{kind} is only for a seat just voted out", phase=state.phase)
 
 
-def _done(step: Step, seat: int, kind: RevealKind) -> None:
+def _done(step: Step, seat: int, kind: RevealKind) -> Transition:
     state = step.state
     state.pending = [a for a in state.pending if not (a.seat == seat and a.kind == kind)]
-    if not state.pending:
-        conclude(step)
+    return None if state.pending else conclude(step)

@@ -1,4 +1,8 @@
-"""The rules' entry points: `new_match` and `apply(state, command)`.
+"""The rules' entry points: `new_match` and `apply(state, command)`, and the one table of phases.
+
+A command or timer goes to its phase's handler, which returns the transition it calls for
+(`transitions`); `_OPENERS` opens it, until a phase waits for the next command. So no phase
+module imports another.
 
 Pure: no I/O, no clock (`now` is passed in), no module-level randomness (every draw comes
 from `Random(f"{seed}:{seq}:<purpose>")`). `apply` works on a deep copy, so the caller's
@@ -25,12 +29,15 @@ from app.games.undercover.commands import (
     Vote,
     Whisper,
 )
-from app.games.undercover.state import MatchState
+from app.games.undercover.state import MatchState, TimerKind
 from app.games.undercover.step import Outcome, Step
+from app.games.undercover.transitions import PkConceded, PkRound, Reveal, SeatLeft, SpeakRound, Transition, VoteRound
 
 new_match = lobby.new_match
 
-_HANDLERS: dict[type, Callable[[Step, Any], None]] = {
+Handler = Callable[[Step, Any], Transition]
+
+_HANDLERS: dict[type, Handler] = {
     Join: lobby.join,
     Abort: lobby.abort,
     Speak: speaking.speak,
@@ -42,12 +49,32 @@ _HANDLERS: dict[type, Callable[[Step, Any], None]] = {
     Whisper: whisper.whisper,
 }
 
-_TIMERS: dict[str, Callable[[Step], None]] = {
+_TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
     "speak_warning": speaking.on_warning,
     "speak_expire": speaking.on_expire,
     "vote_warning": voting.on_warning,
     "vote_expire": voting.on_expire,
     "reveal_expire": reveal.on_expire,
+}
+
+_AFTER_CONCEDE: dict[str, Callable[[Step, int], Transition]] = {
+    "speak": speaking.after_concede,
+    "vote": voting.after_concede,
+}
+
+
+def _seat_left(step: Step, left: SeatLeft) -> Transition:
+    carry_on = _AFTER_CONCEDE.get(step.state.stage)
+    return None if carry_on is None else carry_on(step, left.seat)
+
+
+_OPENERS: dict[type, Handler] = {
+    SpeakRound: speaking.open_round,
+    PkRound: speaking.open_pk,
+    VoteRound: voting.open_vote,
+    PkConceded: voting.end_pk_by_concession,
+    Reveal: reveal.open_reveal,
+    SeatLeft: _seat_left,
 }
 
 
@@ -64,13 +91,15 @@ def apply(state: MatchState, command: Command, *, now: float,
     step = Step(MatchState.model_validate(state.model_dump()), now, pairs)
     if isinstance(command, Timeout):
         assert step.state.timer is not None
-        _TIMERS[step.state.timer.kind](step)
+        nxt = _TIMERS[step.state.timer.kind](step)
     else:
-        _handler(command)(step, command)
+        nxt = _handler(command)(step, command)
+    while nxt is not None:
+        nxt = _OPENERS[type(nxt)](step, nxt)
     return Outcome(step.state, step.events)
 
 
-def _handler(command: Command) -> Callable[[Step, Any], None]:
+def _handler(command: Command) -> Handler:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise GameError("bad_request", f"not a command: {type(command).__name__}")

@@ -8,7 +8,6 @@ ascending seat order. Each speaker has `speak_timeout` seconds, with a private
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.undercover import voting
 from app.games.undercover.checks import (
     check_analysis,
     check_secret,
@@ -21,6 +20,7 @@ from app.games.undercover.checks import (
 from app.games.undercover.commands import Skip, Speak
 from app.games.undercover.state import MatchState, Player
 from app.games.undercover.step import Step
+from app.games.undercover.transitions import PkConceded, PkRound, SpeakRound, Transition, VoteRound
 
 
 def round_order(state: MatchState) -> list[int]:
@@ -31,8 +31,18 @@ def round_order(state: MatchState) -> list[int]:
     return living[start:] + living[:start]
 
 
-def open_speak_phase(step: Step, round_index: int, order: list[int], *, pk: bool) -> None:
-    """Enter `speak_round_N` (or its PK) and give the floor to the first seat of `order`."""
+def open_round(step: Step, nxt: SpeakRound) -> Transition:
+    """Enter `speak_round_N` with every living seat in round order."""
+    return _open(step, nxt.round_index, round_order(step.state), pk=False)
+
+
+def open_pk(step: Step, nxt: PkRound) -> Transition:
+    """Enter the PK of the current round: the tied seats speak again, in seat order."""
+    step.state.pk_candidates = list(nxt.tied)
+    return _open(step, step.state.round_index, list(nxt.tied), pk=True)
+
+
+def _open(step: Step, round_index: int, order: list[int], *, pk: bool) -> Transition:
     state = step.state
     state.round_index = round_index
     state.phase = f"speak_round_{round_index}"
@@ -44,9 +54,10 @@ def open_speak_phase(step: Step, round_index: int, order: list[int], *, pk: bool
     step.emit("phase_started", "public", phase=state.phase, round_index=round_index,
               deadline_ts=deadline, pk=pk, speaking_order=order)
     _announce_turn(step)
+    return None
 
 
-def speak(step: Step, cmd: Speak) -> None:
+def speak(step: Step, cmd: Speak) -> Transition:
     """The current speaker's public description, checked for their own word."""
     player = _require_speaker(step.state, cmd.seat)
     text = clean_text(cmd.text)
@@ -59,16 +70,16 @@ def speak(step: Step, cmd: Speak) -> None:
     if is_private(analysis):
         step.emit("analysis_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat,
                   round=state.round_index, action="speak", analysis=analysis)
-    advance(step)
+    return advance(step)
 
 
-def skip(step: Step, cmd: Skip) -> None:
+def skip(step: Step, cmd: Skip) -> Transition:
     """The current speaker passes."""
     _require_speaker(step.state, cmd.seat)
-    _record_skip(step, cmd.seat, "skipped")
+    return _record_skip(step, cmd.seat, "skipped")
 
 
-def on_warning(step: Step) -> None:
+def on_warning(step: Step) -> Transition:
     """Half the speaking time is gone: remind the speaker privately."""
     state = step.state
     seat = state.current_speaker_seat
@@ -76,16 +87,17 @@ def on_warning(step: Step) -> None:
     step.emit("turn_warning", f"private:seat:{seat}", seat=seat, round=state.round_index,
               deadline_ts=state.deadline_ts)
     step.arm("speak_expire", state.deadline_at)
+    return None
 
 
-def on_expire(step: Step) -> None:
+def on_expire(step: Step) -> Transition:
     """The speaker ran out of time: an empty speech, and the floor moves on."""
     seat = step.state.current_speaker_seat
     assert seat is not None
-    _record_skip(step, seat, "timeout")
+    return _record_skip(step, seat, "timeout")
 
 
-def advance(step: Step) -> None:
+def advance(step: Step) -> Transition:
     """Give the floor to the next living seat in order, or open the vote."""
     state = step.state
     order = state.speaking_order
@@ -93,29 +105,29 @@ def advance(step: Step) -> None:
     rest = order[order.index(state.current_speaker_seat) + 1:]
     nxt = next((seat for seat in rest if state.players[seat].alive), None)
     if nxt is None:
-        voting.open_vote_phase(step)
-        return
+        return VoteRound()
     state.current_speaker_seat = nxt
     step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
     _announce_turn(step)
+    return None
 
 
-def after_concede(step: Step, seat: int) -> None:
+def after_concede(step: Step, seat: int) -> Transition:
     """A seat left during speaking: drop it from a PK, pass the floor if it held it."""
     state = step.state
     if state.pk and seat in state.pk_candidates:
         state.pk_candidates.remove(seat)
         if len(state.pk_candidates) < 2:
-            voting.end_pk_by_concession(step)
-            return
+            return PkConceded()
     if state.current_speaker_seat == seat:
-        advance(step)
+        return advance(step)
+    return None
 
 
-def _record_skip(step: Step, seat: int, reason: str) -> None:
+def _record_skip(step: Step, seat: int, reason: str) -> Transition:
     step.emit("speech_skipped", "public", seat=seat, round=step.state.round_index, reason=reason,
               pk=step.state.pk)
-    advance(step)
+    return advance(step)
 
 
 def _announce_turn(step: Step) -> None:

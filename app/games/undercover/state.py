@@ -13,10 +13,11 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
+from app.games.base import MatchStatus
 from app.games.undercover.config import UndercoverConfig
 
 Role = Literal["civilian", "undercover", "blank"]
-Status = Literal["waiting", "in_progress", "finished", "aborted"]
+Status = MatchStatus
 TimerKind = Literal["speak_warning", "speak_expire", "vote_warning", "vote_expire", "reveal_expire"]
 RevealKind = Literal["guess_word", "last_words"]
 

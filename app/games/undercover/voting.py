@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from app.games.base import GameError
-from app.games.undercover import ending, reveal, speaking
+from app.games.undercover import ending
 from app.games.undercover.checks import (
     check_analysis,
     check_secret,
@@ -27,6 +27,7 @@ from app.games.undercover.checks import (
 from app.games.undercover.commands import Vote
 from app.games.undercover.state import MatchState
 from app.games.undercover.step import Step
+from app.games.undercover.transitions import PkConceded, PkRound, Reveal, Transition, VoteRound
 
 
 def voters(state: MatchState) -> list[int]:
@@ -41,23 +42,23 @@ def targets_for(state: MatchState, voter: int) -> list[int]:
     return [s for s in state.living_seats() if s != voter]
 
 
-def open_vote_phase(step: Step) -> None:
+def open_vote(step: Step, _: VoteRound) -> Transition:
     """Enter `vote_round_N` and invite every voter."""
     state = step.state
     state.current_speaker_seat = None
     state.votes = {}
     if not voters(state):
-        _resolve(step)
-        return
+        return _resolve(step)
     state.phase = f"vote_round_{state.round_index}"
     deadline = step.start_clock(state.config.vote_timeout, "vote_warning", "vote_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
               deadline_ts=deadline, pk=state.pk)
     for seat in voters(state):
         _invite(step, seat)
+    return None
 
 
-def vote(step: Step, cmd: Vote) -> None:
+def vote(step: Step, cmd: Vote) -> Transition:
     """Record one vote; the last one resolves the round."""
     state = step.state
     require_in_progress(state)
@@ -77,10 +78,11 @@ def vote(step: Step, cmd: Vote) -> None:
     state.votes[cmd.seat] = cmd.target_seat
     _announce_vote(step, cmd.seat, comment, analysis)
     if all(seat in state.votes for seat in voters(state)):
-        _resolve(step)
+        return _resolve(step)
+    return None
 
 
-def on_warning(step: Step) -> None:
+def on_warning(step: Step) -> Transition:
     """Half the voting time is gone: say publicly who has not voted."""
     state = step.state
     missing = [s for s in voters(state) if s not in state.votes]
@@ -88,26 +90,26 @@ def on_warning(step: Step) -> None:
               missing_seats=missing, deadline_ts=state.deadline_ts, pk=state.pk)
     assert state.deadline_at is not None
     step.arm("vote_expire", state.deadline_at)
+    return None
 
 
-def on_expire(step: Step) -> None:
+def on_expire(step: Step) -> Transition:
     """Time is up: the missing voters abstain and the round resolves."""
     state = step.state
     missing = [s for s in voters(state) if s not in state.votes]
     if missing:
         step.emit("vote_abstained", "public", round=state.round_index, seats=missing, pk=state.pk)
-    _resolve(step)
+    return _resolve(step)
 
 
-def after_concede(step: Step, seat: int) -> None:
+def after_concede(step: Step, seat: int) -> Transition:
     """A seat left mid-vote: its vote goes; votes for it are void and those voters vote again."""
     state = step.state
     state.votes.pop(seat, None)
     if state.pk and seat in state.pk_candidates:
         state.pk_candidates.remove(seat)
         if len(state.pk_candidates) < 2:
-            end_pk_by_concession(step)
-            return
+            return PkConceded()
     voided = [voter for voter, target in state.votes.items() if target == seat]
     for voter in voided:
         del state.votes[voter]
@@ -116,54 +118,50 @@ def after_concede(step: Step, seat: int) -> None:
         for voter in voided:
             _invite(step, voter)
     if all(s in state.votes for s in voters(state)):
-        _resolve(step)
+        return _resolve(step)
+    return None
 
 
-def end_pk_by_concession(step: Step) -> None:
+def end_pk_by_concession(step: Step, _: PkConceded) -> Transition:
     """A tied seat conceded and left one candidate: nobody else goes out this round."""
     _round_resolved(step, None, _breakdown(step.state), "revote", reason="candidate_conceded")
-    reveal.open_reveal(step, None)
+    return Reveal(None)
 
 
-def _resolve(step: Step) -> None:
+def _resolve(step: Step) -> Transition:
     state = step.state
     breakdown = _breakdown(state)
     counts = Counter(state.votes.values())
     if not counts:
         pool = state.pk_candidates if state.pk else state.living_seats()
-        _eliminate(step, step.rng("abstain").choice(pool), breakdown, "random")
-        return
+        return _eliminate(step, step.rng("abstain").choice(pool), breakdown, "random")
     top_count = max(counts.values())
     top = sorted(seat for seat, n in counts.items() if n == top_count)
     if len(top) == 1:
-        _eliminate(step, top[0], breakdown, "revote" if state.pk else None)
-    elif state.pk or state.config.tie_break == "random":
-        _eliminate(step, step.rng("tie").choice(top), breakdown, "random")
-    else:
-        _break_tie(step, top, breakdown)
+        return _eliminate(step, top[0], breakdown, "revote" if state.pk else None)
+    if state.pk or state.config.tie_break == "random":
+        return _eliminate(step, step.rng("tie").choice(top), breakdown, "random")
+    return _break_tie(step, top, breakdown)
 
 
-def _break_tie(step: Step, tied: list[int], breakdown: dict[str, int]) -> None:
+def _break_tie(step: Step, tied: list[int], breakdown: dict[str, int]) -> Transition:
     """`revote` → a PK among the tied (unless nobody could vote in it); `noop_then_random` →
     nobody out, but the second consecutive noop draws at random."""
     state = step.state
     if state.config.tie_break == "revote":
         if all(seat in tied for seat in state.living_seats()):
-            _eliminate(step, step.rng("tie").choice(tied), breakdown, "random")
-            return
+            return _eliminate(step, step.rng("tie").choice(tied), breakdown, "random")
         step.emit("vote_tied", "public", round=state.round_index, tied_seats=tied,
                   vote_breakdown=breakdown, next="revote")
-        state.pk_candidates = tied
-        speaking.open_speak_phase(step, state.round_index, tied, pk=True)
-    elif state.noop_streak >= 1:
-        _eliminate(step, step.rng("tie").choice(tied), breakdown, "random")
-    else:
-        state.noop_streak += 1
-        _round_resolved(step, None, breakdown, "noop")
-        reveal.open_reveal(step, None)
+        return PkRound(tuple(tied))
+    if state.noop_streak >= 1:
+        return _eliminate(step, step.rng("tie").choice(tied), breakdown, "random")
+    state.noop_streak += 1
+    _round_resolved(step, None, breakdown, "noop")
+    return Reveal(None)
 
 
-def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None) -> None:
+def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None) -> Transition:
     state = step.state
     player = state.players[seat]
     player.alive = False
@@ -171,7 +169,7 @@ def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None
     player.revealed_role = player.role
     state.noop_streak = 0
     _round_resolved(step, seat, breakdown, tie)
-    reveal.open_reveal(step, seat)
+    return Reveal(seat)
 
 
 def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie: str | None,

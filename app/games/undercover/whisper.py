@@ -11,9 +11,10 @@ from app.games.base import GameError
 from app.games.undercover.checks import clean_text, require_in_progress, require_living
 from app.games.undercover.commands import Whisper
 from app.games.undercover.step import Step
+from app.games.undercover.transitions import Transition
 
 
-def whisper(step: Step, cmd: Whisper) -> None:
+def whisper(step: Step, cmd: Whisper) -> Transition:
     """Deliver a whisper to the undercovers and count it in public."""
     state = step.state
     require_in_progress(state, waiting_code="match_not_in_progress")
@@ -28,3 +29,4 @@ def whisper(step: Step, cmd: Whisper) -> None:
     step.emit("whisper_received", "private:role:undercover", from_seat=cmd.seat,
               to_seat=cmd.target_seat, text=text)
     step.emit("whisper_sent", "public", count=state.whisper_count)
+    return None

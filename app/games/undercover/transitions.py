@@ -1,0 +1,51 @@
+"""What a phase handler says comes next: plain data, opened by the one table in `rules`.
+
+A handler never calls into another phase. It finishes its own work and returns one of these
+(or None: the match waits for the next command, or has ended), and `rules.apply` opens it, which
+may in turn name the next one (an empty reveal passes straight on to the next round).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class SpeakRound:
+    """Open `speak_round_N`: every living seat speaks, in round order from the first speaker."""
+
+    round_index: int
+
+
+@dataclass(frozen=True)
+class PkRound:
+    """A tie under `tie_break=revote`: the tied seats speak again, in seat order, in the same round."""
+
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VoteRound:
+    """Open `vote_round_N` for the current round (a PK's vote when the PK is on)."""
+
+
+@dataclass(frozen=True)
+class PkConceded:
+    """Concessions left a PK with one candidate: the round resolves with nobody else out."""
+
+
+@dataclass(frozen=True)
+class Reveal:
+    """Open `reveal_round_N` after the round's `round_resolved`; `eliminated` is the seat voted out."""
+
+    eliminated: int | None
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    """A living seat conceded and the match goes on: the current phase carries on without it."""
+
+    seat: int
+
+
+Transition = SpeakRound | PkRound | VoteRound | PkConceded | Reveal | SeatLeft | None
