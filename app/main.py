@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import gc
 import logging
 from collections.abc import AsyncIterator
@@ -13,7 +15,10 @@ from app.api import account_pages, agents, errors, health, matches, openapi_sche
 from app.api.edge import EdgeGuard
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
+from app.services.leader import run_as_leader
 from app.settings import Settings, get_settings
+
+BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
 
 DESCRIPTION = (
     "Wodi implements Social Game Protocol v1 for 谁是卧底 (Who is the Undercover). Agents authenticate with "
@@ -32,12 +37,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
+        bots = None
+        if settings.bots_enabled:
+            bots = asyncio.create_task(run_as_leader(settings.database_url, BOT_FILLER_LOCK,
+                                                     lambda: _fill_lobby(settings)), name="wodi-bots")
         # Everything built so far (modules, the word library, SQLAlchemy and pydantic internals) lives as long as
         # the process: keep it out of the cyclic collector's full passes, which otherwise pause the event loop
         # for tens of milliseconds under load.
         gc.collect()
         gc.freeze()
         yield
+        if bots is not None:
+            bots.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await bots
         await runtime.stop()
 
     app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
@@ -50,6 +63,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app
+
+
+async def _fill_lobby(settings: Settings) -> None:
+    """The official bots, as protocol clients of this server over HTTP (one process at a time runs them)."""
+    from app.bots.llm import LLMBrain
+    from app.bots.runner import LobbyFiller
+
+    filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
+                         settings.bot_fill_after, llm=LLMBrain.from_settings(settings))
+    await filler.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await filler.stop()
 
 
 def __getattr__(name: str) -> FastAPI:

@@ -1,32 +1,34 @@
-"""The process's long-lived pieces, built once at start-up and shared by every request."""
+"""The process's long-lived pieces, built once at start-up and shared by every request (the services' `Shell`)."""
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
+import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from functools import partial
+
+import asyncpg
 
 from app.db.database import Database
 from app.protocol.errors import ApiError
+from app.services import matches
 from app.services.games import install_games
 from app.services.group_commit import GroupCommit
 from app.services.key_cache import KeyCache
-from app.services.leader import run_as_leader
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
 from app.services.pg_notifier import PostgresNotifier
 from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
 from app.services.sessions import SessionSigner
+from app.services.writers_lock import hold_writers_lock
 from app.settings import Settings
 
-BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
+log = logging.getLogger("wodi.runtime")
 
 
 class Runtime:
-    """Settings, database, rate limiter, match cache, notifier and scheduler of one process."""
+    """Settings, database, rate limiter, caches, the write queue, notifier and scheduler of one process."""
 
     def __init__(self, settings: Settings, clock: Callable[[], float] = time.time) -> None:
         self.settings = settings
@@ -34,53 +36,38 @@ class Runtime:
         self.db = Database(settings.database_url, settings.db_pool_size)
         self.limiter = RateLimiter(settings.rate_limit_enabled)
         self.sessions = SessionSigner(settings)
-        self._bots: asyncio.Task[None] | None = None
-        self.cache = MatchCache()
         self.keys = KeyCache()
-        self.commands: GroupCommit[Any] = GroupCommit(batch_errors=(ApiError,))
-        self.scheduler = Scheduler(self, max_sleep=1.0 if self.shared_database else 30.0)
+        self.commands = GroupCommit(batch_errors=(ApiError,))
+        # With other writers a timer may be armed elsewhere: re-read the earliest deadline every second as well.
+        self.scheduler = Scheduler(settings, self.db, clock, partial(matches.fire_timer, self),
+                                   partial(matches.janitor_abort, self),
+                                   max_sleep=30.0 if settings.only_writer else 1.0)
         self.notifier: Notifier = (
-            PostgresNotifier(settings.database_url, on_remote=self._remote_change, on_key_change=self.keys.forget)
-            if self.shared_database
-            else MemoryNotifier()
+            MemoryNotifier(on_commit=self.scheduler.poke) if settings.only_writer
+            else PostgresNotifier(settings.database_url, on_commit=self.scheduler.poke, on_key_change=self.keys.forget)
         )
-
-    @property
-    def shared_database(self) -> bool:
-        """Other processes may write to this database: wake-ups must travel through PostgreSQL."""
-        choice = self.settings.notifier
-        return choice == "postgres" or (choice == "auto" and not self.settings.is_sqlite)
-
-    def _remote_change(self, _match_id: str, _seq: int, timer_due: float | None) -> None:
-        self.scheduler.poke(timer_due)
+        self.cache = MatchCache(self.db, self.notifier, self.commands.busy, only_writer=settings.only_writer)
+        self._writers_lock: asyncpg.Connection | None = None
 
     async def start(self) -> None:
+        """Raises `DatabaseInUse` when the database is held by a process of the other mode."""
         install_games()
+        if not self.settings.is_sqlite:
+            self._writers_lock = await hold_writers_lock(self.settings.database_url, self.settings.single_process,
+                                                         self._writers_lock_lost)
         await self.notifier.start()
         await self.scheduler.start()
-        if self.settings.bots_enabled:
-            self._bots = asyncio.create_task(run_as_leader(self.settings.database_url, BOT_FILLER_LOCK,
-                                                           self._fill_lobby), name="wodi-bots")
 
-    async def _fill_lobby(self) -> None:
-        """The official bots, as protocol clients of this server over HTTP (one process at a time runs them)."""
-        from app.bots.llm import LLMBrain
-        from app.bots.runner import LobbyFiller
-
-        settings = self.settings
-        filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
-                             settings.bot_fill_after, llm=LLMBrain.from_settings(settings))
-        await filler.start()
-        try:
-            await asyncio.Event().wait()
-        finally:
-            await filler.stop()
+    def _writers_lock_lost(self, _conn: object) -> None:
+        log.error("the connection holding the writers lock was lost: another server process may start on this "
+                  "database now%s", "; every read is checked against the database from now on"
+                  if self.cache.only_writer else "")
+        self.cache.only_writer = False
 
     async def stop(self) -> None:
-        if self._bots is not None:
-            self._bots.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._bots
         await self.scheduler.stop()
         await self.notifier.stop()
+        if self._writers_lock is not None:
+            self._writers_lock.remove_termination_listener(self._writers_lock_lost)
+            await self._writers_lock.close()
         await self.db.dispose()

@@ -37,7 +37,7 @@ class Settings(BaseSettings):
     return_to_hosts: str = "localhost,127.0.0.1,clawdchat.cn,www.clawdchat.cn"
     provider_allowlist: str = ""
     trusted_proxies: str = ""
-    notifier: str = "auto"
+    single_process: bool = False
     bots_enabled: bool = True
     bot_fill_after: float = Field(20.0, ge=0)
     bot_base_url: str = ""
@@ -58,6 +58,16 @@ class Settings(BaseSettings):
     @property
     def base_url(self) -> str:
         return self.public_base_url.rstrip("/")
+
+    def match_url(self, match_id: str) -> str:
+        """The match's page: its invite link, and its replay once it ended."""
+        return f"{self.base_url}/match/{match_id}"
+
+    @property
+    def only_writer(self) -> bool:
+        """This process is the only one writing to the database (SQLite, or `single_process`): its cache is
+        current without asking the database."""
+        return self.is_sqlite or self.single_process
 
     @property
     def provider_allowlist_set(self) -> frozenset[str]:

@@ -12,7 +12,6 @@ from fastapi.templating import Jinja2Templates
 
 from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
 from app.api.owners import limit_accounts, set_session
-from app.db import owners as repo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import my as my_service
@@ -95,9 +94,7 @@ def _claim_path(token: str, return_to: str | None) -> str:
 @router.get("/claim/{token}")
 async def claim_page(token: str, request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep,
                      return_to: str | None = None) -> Response:
-    async with runtime.db.reader() as session:
-        agent = await repo.agent_by_claim_token(session, token)
-        owner = await repo.by_id(session, owner_id) if owner_id else None
+    agent, owner = await service.claim_page(runtime, token, owner_id)
     status = 200 if agent else 404
     return _page(request, "account/claim.html", status, agent=agent, owner=owner, token=token, return_to=return_to,
                  login_redirect=_claim_path(token, return_to))
@@ -109,8 +106,7 @@ async def claim_submit(token: str, request: Request, runtime: RuntimeDep, owner_
     if owner_id is None:
         return _go(f"/login?redirect={quote(_claim_path(token, return_to or None), safe='')}")
     require_same_origin(request, runtime)
-    async with runtime.db.writer() as session:
-        await service.claim(session, token, owner_id)
+    await service.claim(runtime, token, owner_id)
     return _go(allowed_return_to(return_to, runtime.settings.return_to_host_set) or "/my")
 
 

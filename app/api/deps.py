@@ -7,11 +7,10 @@ from typing import Annotated, Any
 from fastapi import Cookie, Depends, Header, Request
 
 from app.api.edge import MAX_META_BYTES, strict_json
-from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
-from app.services import tokens
+from app.services.agents import Agent
 from app.services.sessions import COOKIE, check_same_origin
 from app.settings import Settings, forwarded_client
 
@@ -34,10 +33,7 @@ PlayTokenHeader = Annotated[
 async def current_agent(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> Agent | None:
     """The agent of a `Bearer` key; None without one; 401 `invalid_api_key` for a bad one, on every endpoint
     (identity.md §15.8). Routers declare it once; FastAPI resolves it once per request."""
-    if authorization is None:
-        return None
-    async with runtime.db.reader() as session:
-        return await agent_service.authenticate(session, authorization)
+    return await agent_service.authenticate(runtime, authorization)
 
 
 CurrentAgentDep = Annotated[Agent | None, Depends(current_agent)]
@@ -46,17 +42,7 @@ CurrentAgentDep = Annotated[Agent | None, Depends(current_agent)]
 async def playing_agent(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> Agent | None:
     """`current_agent` for the match endpoints, where only who the caller is matters: a key verified in the
     last minute is trusted from memory (`app.services.key_cache`; a rotation forgets it everywhere at once)."""
-    key = agent_service.bearer_key(authorization)
-    if key is None:
-        return None
-    key_digest = tokens.digest(key)
-    agent = runtime.keys.get(key_digest)
-    if agent is None:
-        generation = runtime.keys.generation
-        async with runtime.db.reader() as session:
-            agent = await agent_service.by_key(session, key)
-        runtime.keys.put(key_digest, agent, generation)
-    return agent
+    return await agent_service.playing_agent(runtime, authorization)
 
 
 PlayingAgentDep = Annotated[Agent | None, Depends(playing_agent)]

@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from app.api.deps import RuntimeDep
 from app.api.errors import responses
 from app.api.schemas import Health
-from app.protocol.errors import ApiError
+from app.services.health import database_ready
 
 router = APIRouter(tags=["health"], responses=responses())
 
@@ -20,8 +20,4 @@ async def healthz() -> Health:
 @router.get("/readyz", response_model=Health, summary="Readiness: the database answers",
             responses=responses("service_unavailable"))
 async def readyz(runtime: RuntimeDep) -> Health:
-    try:
-        await runtime.db.ping()
-    except Exception as exc:
-        raise ApiError("service_unavailable", "database unreachable", reason=type(exc).__name__) from exc
-    return Health(status="ok", detail={"database": runtime.db.engine.dialect.name})
+    return Health(status="ok", detail={"database": await database_ready(runtime)})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
@@ -21,14 +21,14 @@ from app.api.match_schemas import (
     MatchList,
     Snapshot,
 )
-from app.db import owners as owners_repo
-from app.db.models import Agent
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
 from app.services import listing
 from app.services import match_reads as reads
 from app.services import matches as service
+from app.services import owners as owner_service
+from app.services.agents import Agent
 from app.services.seating import Caller
 
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses("invalid_api_key"),
@@ -37,8 +37,7 @@ router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses(
 SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
                "same_owner_already_in_match", "provider_not_allowed")
 ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
-              "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress",
-              "service_unavailable")  # 503: another server process is handing the database over (Retry-After)
+              "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
 JSON = "application/json"
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
@@ -46,10 +45,7 @@ Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30
 
 async def _caller(runtime: Runtime, agent: Agent | None, play_token: str | None,
                   owner_id: str | None = None) -> Caller:
-    owned: frozenset[str] = frozenset()
-    if owner_id:
-        async with runtime.db.reader() as session:
-            owned = await owners_repo.agent_ids_of(session, owner_id)
+    owned = await owner_service.owned_agent_ids(runtime, owner_id) if owner_id else frozenset()
     return Caller(agent=agent, play_token=play_token if agent is None else None, owner_id=owner_id,
                   owner_agent_ids=owned)
 
@@ -57,9 +53,8 @@ async def _caller(runtime: Runtime, agent: Agent | None, play_token: str | None,
 async def _writer(runtime: Runtime, agent: Agent | None, play_token: str | None,
                   owner_id: str | None = None, ip: str = "") -> Caller:
     caller = await _caller(runtime, agent, play_token, owner_id)
-    if caller.agent is not None and agent_service.needs_seen(caller.agent):
-        async with runtime.db.writer() as session:
-            caller.agent.last_seen_at = await agent_service.touch(session, caller.agent.agent_id)
+    if caller.agent is not None:
+        await agent_service.mark_seen(runtime, caller.agent)
     # An unchecked play token is no identity: count those writes per client IP.
     key = caller.agent.agent_id if caller.agent else f"ip:{ip}"
     runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)
@@ -82,7 +77,7 @@ async def create_match(body: CreateMatch, request: Request, runtime: RuntimeDep,
     applied, token = await service.create(runtime, agent_id, body.model_dump(), _seat_meta(body.player, provider))
     match = applied.match
     return {"match_id": match.match_id, "game": match.game, "seat": 0, "play_token": token,
-            "invite_url": _invite(runtime, match.match_id), "status": match.status, "config": match.config,
+            "invite_url": runtime.settings.match_url(match.match_id), "status": match.status, "config": match.config,
             "seats_open": match.n_players - match.seats_taken}
 
 
@@ -90,13 +85,9 @@ def _seat_meta(player: Any, provider: Any) -> dict[str, Any]:
     return {**provider.as_seat_meta(), "player_meta": (player.meta if player else None)}
 
 
-def _invite(runtime: Runtime, match_id: str) -> str:
-    return f"{runtime.settings.base_url}/match/{match_id}"
-
-
 @router.post("/{match_id}/join", response_model=MatchJoined, summary="Join a waiting match",
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
-                                 "service_unavailable", *SEAT_ERRORS))
+                                 *SEAT_ERRORS))
 async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, body: JoinMatch | None = None,
                      agent: PlayingAgentDep = None) -> dict[str, Any]:
     agent_id = await _agent_caller(runtime, agent)
@@ -106,7 +97,7 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
     match = applied.match
     return {"match_id": match.match_id, "seat": applied.seat, "play_token": token, "status": match.status,
             "phase": match.phase, "seats_open": match.n_players - match.seats_taken,
-            "invite_url": _invite(runtime, match.match_id)}
+            "invite_url": runtime.settings.match_url(match.match_id)}
 
 
 @router.post("/{match_id}/action", response_model=ActionAccepted, summary="Act: speak, vote, skip, whisper, …",
@@ -122,9 +113,10 @@ async def act(match_id: str, body: ActionRequest, request: Request, runtime: Run
 
 
 def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
-    extra = applied.game.action_response(applied.state, applied.seat, applied.events)
+    seat = cast(int, applied.seat)  # a seated command's result always names the seat that acted
+    extra = applied.game.action_response(applied.state, seat, applied.events)
     if extra.get("result"):
-        extra["result"] = {**extra["result"], "replay_url": _invite(runtime, applied.match.match_id)}
+        extra["result"] = {**extra["result"], "replay_url": runtime.settings.match_url(applied.match.match_id)}
     seq = applied.events[0]["seq"] if applied.events else applied.match.events_total
     return {"accepted": True, "seq": seq, "phase": applied.phase or applied.match.phase, **extra}
 

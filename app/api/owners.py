@@ -18,7 +18,6 @@ from app.api.deps import (
 )
 from app.api.errors import responses
 from app.api.schemas import DisplayName
-from app.db import owners as repo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import my as my_service
@@ -160,18 +159,15 @@ async def log_out(request: Request, response: Response, runtime: RuntimeDep) -> 
 async def current_session(runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
     if owner_id is None:
         return {"logged_in": False, "owner": None}
-    async with runtime.db.reader() as session:
-        owner = await repo.by_id(session, owner_id)
+    owner = await service.session_owner(runtime, owner_id)
     return {"logged_in": owner is not None, "owner": service.owner_body(owner) if owner else None}
 
 
 @router.get("/agents/claim/{token}", response_model=ClaimInfo, summary="Which agent a claim link binds",
             responses=responses("claim_token_invalid"))
 async def claim_info(token: str, runtime: RuntimeDep, return_to: str | None = None) -> dict[str, Any]:
-    async with runtime.db.reader() as session:
-        agent = await service.find_claim(session, token)
-        return {"agent": service.claim_preview(agent, runtime.settings.base_url),
-                "return_to": allowed_return_to(return_to, runtime.settings.return_to_host_set)}
+    return {"agent": await service.claim_info(runtime, token),
+            "return_to": allowed_return_to(return_to, runtime.settings.return_to_host_set)}
 
 
 @router.post("/agents/claim/{token}", response_model=Claimed, summary="Claim the agent for the logged-in owner",
@@ -180,11 +176,9 @@ async def claim(token: str, request: Request, runtime: RuntimeDep, owner_id: Own
                 return_to: str | None = None) -> dict[str, Any]:
     owner = require_owner(owner_id)
     require_same_origin(request, runtime)
-    async with runtime.db.writer() as session:
-        agent = await service.claim(session, token, owner)
-        return {"ok": True, "agent": service.claim_preview(agent, runtime.settings.base_url),
-                "my_url": f"{runtime.settings.base_url}/my",
-                "return_to": allowed_return_to(return_to, runtime.settings.return_to_host_set)}
+    return {"ok": True, "agent": await service.claim(runtime, token, owner),
+            "my_url": f"{runtime.settings.base_url}/my",
+            "return_to": allowed_return_to(return_to, runtime.settings.return_to_host_set)}
 
 
 @router.get("/my/agents", response_model=MyAgents, summary="Your agents", responses=responses("login_required"))

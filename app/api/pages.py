@@ -19,7 +19,6 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from app.api.deps import RuntimeDep
-from app.db import agents as agents_repo
 from app.protocol.errors import ApiError
 from app.services import agents as agent_service
 from app.services import listing
@@ -98,9 +97,7 @@ async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
     rooms = {status: await listing.list_matches(runtime, status=status, newest_first=True, agent=None, game=None,
                                                 seats_open=None, limit=limit)
              for status, limit in (("waiting", 12), ("in_progress", 12), ("finished", 12))}
-    async with runtime.db.reader() as session:
-        leaders = [agent_service.public_profile(agent, runtime.settings.base_url)
-                   for agent in await agents_repo.leaderboard(session, 20)]
+    leaders = await agent_service.leaderboard(runtime, 20)
     return _page(request, "lobby.html", waiting=rooms["waiting"], live=rooms["in_progress"],
                  finished=rooms["finished"], leaders=leaders)
 
@@ -119,9 +116,7 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
 
 @router.get("/agents/{name}", response_class=HTMLResponse)
 async def agent_page(name: str, request: Request, runtime: RuntimeDep) -> HTMLResponse:
-    async with runtime.db.reader() as session:
-        agent = await agents_repo.by_name(session, name.strip().lower())
-        profile = agent_service.public_profile(agent, runtime.settings.base_url) if agent else None
+    profile = await agent_service.profile(runtime, name)
     if profile is None:
         return _not_found(request, "not_found_agent", name=name)
     recent = await listing.list_matches(runtime, status=None, newest_first=True, agent=profile["name"], game=None,

@@ -1,4 +1,4 @@
-"""The database handle: short units of work, with one writer at a time per match."""
+"""The database handle: short units of work for reading and for writing."""
 
 from __future__ import annotations
 
@@ -35,27 +35,6 @@ def _sqlite_engine(url: str, begin: str | None, pool_size: int) -> AsyncEngine:
     return engine
 
 
-class KeyedLocks:
-    """One asyncio lock per key, kept only while someone holds or awaits it."""
-
-    def __init__(self) -> None:
-        self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
-
-    @asynccontextmanager
-    async def hold(self, key: str) -> AsyncIterator[None]:
-        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
-        self._locks[key] = (lock, users + 1)
-        try:
-            async with lock:
-                yield
-        finally:
-            users = self._locks[key][1] - 1
-            if users:
-                self._locks[key] = (lock, users)
-            else:
-                del self._locks[key]
-
-
 class Database:
     """Owns the engines. `reader()` and `writer()` are the only ways to a session."""
 
@@ -75,12 +54,9 @@ class Database:
         read_engine = self.engine if self.is_sqlite else self.engine.execution_options(isolation_level="AUTOCOMMIT")
         self._reads = async_sessionmaker(read_engine, expire_on_commit=False)
         self._writes = async_sessionmaker(self._write_engine, expire_on_commit=False)
-        # SQLite has one writer per file anyway; queueing here avoids busy-waiting inside SQLite.
+        # SQLite has one writer per file anyway; queueing here avoids busy-waiting inside SQLite. (Writes to one
+        # match queue in memory before they take a connection: `app.services.group_commit`.)
         self._sqlite_write_lock = asyncio.Lock() if self.is_sqlite else None
-        # PostgreSQL: commands for one match queue here, in memory, before they take a pooled connection; the
-        # row lock still serialises them across processes, but a burst of votes no longer holds one pooled
-        # connection per waiting voter and starves every other request of connections.
-        self._match_locks = KeyedLocks()
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
@@ -89,16 +65,9 @@ class Database:
             yield session
 
     @asynccontextmanager
-    async def writer(self, match_id: str | None = None) -> AsyncIterator[AsyncSession]:
-        """A write unit of work: committed when the block ends normally, rolled back on error. Commands on a
-        match name it, so this process sends them to the database one at a time."""
-        guard: AbstractAsyncContextManager[Any]
-        if self._sqlite_write_lock is not None:
-            guard = self._sqlite_write_lock
-        elif match_id is not None:
-            guard = self._match_locks.hold(match_id)
-        else:
-            guard = nullcontext()
+    async def writer(self) -> AsyncIterator[AsyncSession]:
+        """A write unit of work: committed when the block ends normally, rolled back on error."""
+        guard: AbstractAsyncContextManager[Any] = self._sqlite_write_lock or nullcontext()
         async with guard, self._writes() as session, session.begin():
             yield session
 

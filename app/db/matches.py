@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import Boolean, case, false, func, insert, not_, select, update
+from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
@@ -20,65 +19,24 @@ LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.
 LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
 
 
-MATCHES = Match.__table__
-EVENTS = Event.__table__
+MATCHES = cast(Table, Match.__table__)
+EVENTS = cast(Table, Event.__table__)
 # What a command may change; `save` writes these back.
 MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
            "timer_token", "updated_at", "finished_at")
 
 
-class HeldExclusively(Exception):  # a condition, not a failure of this code (the name needs no Error suffix)
-    """The write may not go ahead: another server process is alone on the database (or this one no longer is)."""
-
-    def __init__(self, check: PresenceCheck) -> None:
-        super().__init__(check)
-        self.check = check
-
-
-@dataclass(frozen=True)
-class PresenceCheck:
-    """What a write transaction must prove in the statement that locks the match (PostgreSQL advisory locks).
-
-    `shared`: a bigint key taken shared for the transaction; refused while another session holds it exclusively.
-    `holder`: if set, checked after `shared`: the bigint key `holder` must be held exclusively by some session (this
-    process's LISTEN session, which took it when it connected): that session is still alive.
-    `generation`: the caller's own bookkeeping (which sole epoch the proof was made for); not sent."""
-
-    shared: int
-    holder: int | None = None
-    generation: int = 0
-
-
-def _proof(check: PresenceCheck) -> Any:
-    taken = func.pg_try_advisory_xact_lock_shared(check.shared, type_=Boolean)
-    if check.holder is None:
-        return taken
-    # Asking for the token lock *shared* fails only against an exclusive holder: the live LISTEN session. (Other
-    # writes whose proof failed hold it shared until they roll back, and must not make the session look alive.)
-    alive = not_(func.pg_try_advisory_xact_lock_shared(check.holder, type_=Boolean))
-    return case((taken, alive), else_=false())  # CASE: the shared lock first, then the check
-
-
-async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False,
-              presence: PresenceCheck | None = None) -> Match | None:
+async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
     """The match row as a detached `Match`; with `lock`, held `FOR UPDATE` until the transaction ends (one
     writer per match). With `skip_locked`, a row another transaction holds reads as missing instead of waiting.
-    With `presence` (PostgreSQL), the same statement proves it, or `HeldExclusively` is raised.
 
     Commands change the object in memory and write it back with `save`: plain Core statements on the hot path,
     since the ORM's identity map and unit of work cost more than the rules themselves."""
     query = select(MATCHES).where(MATCHES.c.match_id == match_id)
-    if presence is not None:
-        query = query.add_columns(_proof(presence).label("presence_proved"))
     if lock:
         query = query.with_for_update(skip_locked=skip_locked)
     row = (await session.execute(query)).mappings().first()
-    if row is None:
-        return None
-    values = dict(row)
-    if presence is not None and not values.pop("presence_proved"):
-        raise HeldExclusively(presence)
-    return Match(**values)
+    return None if row is None else Match(**row)
 
 
 async def save(session: AsyncSession, match: Match) -> None:

@@ -10,10 +10,11 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as repo
-from app.db.models import Agent
+from app.db.models import Agent as Agent  # routers name the type through this service
 from app.db.types import utcnow
 from app.protocol.errors import ApiError
 from app.services import tokens
+from app.services.shell import Shell
 
 HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
 OFFICIAL_PREFIX = "bot_"
@@ -44,7 +45,21 @@ def _check_profile_fields(bio: str | None, homepage: str | None) -> None:
         raise ApiError("invalid_homepage", "homepage must be an http(s) URL of at most 256 characters")
 
 
-async def register(
+async def register(shell: Shell, body: dict[str, Any], *, official: bool, provider_id: str | None,
+                   provider_meta: dict[str, Any] | None) -> dict[str, Any]:
+    """Register an agent (an official bot registered again gets a fresh key, and the old one stops working
+    everywhere); returns its private profile with the API key, the only time the key exists in clear."""
+    async with shell.db.writer() as session:
+        agent, key = await _register(session, body, official=official, provider_id=provider_id,
+                                     provider_meta=provider_meta)
+        if official:
+            await shell.notifier.stage_key_change(session, agent.agent_id)
+        registered = {**private_profile(agent, shell.settings.base_url), "api_key": key}
+    shell.keys.forget(agent.agent_id)
+    return registered
+
+
+async def _register(
     session: AsyncSession,
     body: dict[str, Any],
     *,
@@ -111,10 +126,60 @@ async def by_key(session: AsyncSession, key: str) -> Agent:
     return agent
 
 
-async def authenticate(session: AsyncSession, authorization: str | None) -> Agent | None:
+async def authenticate(shell: Shell, authorization: str | None) -> Agent | None:
     """Resolve `Authorization: Bearer ck_live_…`; None when absent, 401 `invalid_api_key` when wrong."""
     key = bearer_key(authorization)
-    return None if key is None else await by_key(session, key)
+    if key is None:
+        return None
+    async with shell.db.reader() as session:
+        return await by_key(session, key)
+
+
+async def playing_agent(shell: Shell, authorization: str | None) -> Agent | None:
+    """`authenticate` for the match endpoints, where only who the caller is matters: a key verified in the last
+    minute is trusted from memory (`app.services.key_cache`; a rotation forgets it everywhere at once)."""
+    key = bearer_key(authorization)
+    if key is None:
+        return None
+    key_digest = tokens.digest(key)
+    agent = shell.keys.get(key_digest)
+    if agent is None:
+        generation = shell.keys.generation
+        async with shell.db.reader() as session:
+            agent = await by_key(session, key)
+        shell.keys.put(key_digest, agent, generation)
+    return agent
+
+
+async def mark_seen(shell: Shell, agent: Agent) -> None:
+    """Bump `last_seen_at`, at most once a minute, so hot paths stay read-only."""
+    if needs_seen(agent):
+        async with shell.db.writer() as session:
+            agent.last_seen_at = await touch(session, agent.agent_id)
+
+
+async def rotate(shell: Shell, agent_id: str) -> tuple[str, str]:
+    """A new API key for the agent (and its prefix); the old one is refused everywhere once this returns."""
+    async with shell.db.writer() as session:
+        agent = await repo.by_id(session, agent_id, lock=True)
+        if agent is None:
+            raise ApiError("auth_required", "this endpoint needs Authorization: Bearer <api_key>")
+        key = rotate_key(agent)
+        await shell.notifier.stage_key_change(session, agent.agent_id)
+    shell.keys.forget(agent.agent_id)
+    return key, agent.api_key_prefix
+
+
+async def leaderboard(shell: Shell, limit: int) -> list[dict[str, Any]]:
+    async with shell.db.reader() as session:
+        return [public_profile(a, shell.settings.base_url) for a in await repo.leaderboard(session, limit)]
+
+
+async def profile(shell: Shell, name: str) -> dict[str, Any] | None:
+    """The public profile of the agent called `name`, or None."""
+    async with shell.db.reader() as session:
+        agent = await repo.by_name(session, name.strip().lower())
+        return public_profile(agent, shell.settings.base_url) if agent else None
 
 
 def needs_seen(agent: Agent) -> bool:

@@ -9,7 +9,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
+from typing import Any
 
 import asyncpg
 
@@ -19,7 +20,7 @@ log = logging.getLogger("wodi.leader")
 RETRY = 3.0
 
 
-async def run_as_leader(database_url: str, key: int, job: Callable[[], Awaitable[None]]) -> None:
+async def run_as_leader(database_url: str, key: int, job: Callable[[], Coroutine[Any, Any, None]]) -> None:
     """Run `job` while this process holds advisory lock `key` (forever on SQLite); retry otherwise."""
     if database_url.startswith("sqlite"):
         await job()
@@ -33,7 +34,7 @@ async def run_as_leader(database_url: str, key: int, job: Callable[[], Awaitable
         await asyncio.sleep(RETRY)
 
 
-async def _lead_once(dsn: str, key: int, job: Callable[[], Awaitable[None]]) -> None:
+async def _lead_once(dsn: str, key: int, job: Callable[[], Coroutine[Any, Any, None]]) -> None:
     connection = await asyncpg.connect(dsn)
     try:
         if not await connection.fetchval("SELECT pg_try_advisory_lock($1)", key):

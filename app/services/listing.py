@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -10,25 +10,23 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Match, Seat
 from app.protocol import registry
-
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+from app.services.shell import Shell
 
 
-def _summary(runtime: Runtime, match: Match, seats: list[Seat], official: set[str]) -> dict[str, Any]:
+def _summary(shell: Shell, match: Match, seats: list[Seat], official: set[str]) -> dict[str, Any]:
     return {
         "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
         "n_players": match.n_players, "seats_open": match.n_players - match.seats_taken,
         "players": [{"seat": s.seat, "name": s.name, "display_name": s.display_name,
                      "is_official": s.agent_id in official} for s in seats],
-        "invite_url": f"{runtime.settings.base_url}/match/{match.match_id}",
+        "invite_url": shell.settings.match_url(match.match_id),
         "created_at": match.created_at.isoformat(), "result": match.result,
     }
 
 
-async def list_matches(runtime: Runtime, *, status: str | None, newest_first: bool, agent: str | None,
+async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, agent: str | None,
                        game: str | None, seats_open: int | None, limit: int) -> list[dict[str, Any]]:
-    async with runtime.db.reader() as session:
+    async with shell.db.reader() as session:
         agent_id = None
         if agent:
             found = await agents_repo.by_name(session, agent.strip().lower())
@@ -39,7 +37,7 @@ async def list_matches(runtime: Runtime, *, status: str | None, newest_first: bo
                                      game=game, seats_open=seats_open, limit=limit)
         seats = await repo.seats_of(session, [m.match_id for m in matches])
         official = await _official_ids(session, [s for ss in seats.values() for s in ss])
-        return [_summary(runtime, m, seats[m.match_id], official) for m in matches]
+        return [_summary(shell, m, seats[m.match_id], official) for m in matches]
 
 
 async def _official_ids(session: AsyncSession, seats: list[Seat]) -> set[str]:
@@ -47,9 +45,10 @@ async def _official_ids(session: AsyncSession, seats: list[Seat]) -> set[str]:
     return {agent_id for agent_id, agent in agents.items() if agent.is_official}
 
 
-async def active_for(session: AsyncSession, runtime: Runtime, agent_id: str) -> dict[str, Any] | None:
+async def active_for(shell: Shell, agent_id: str) -> dict[str, Any] | None:
     """identity.md §15.4: the newest waiting or in-progress match of the agent, or None."""
-    live = await repo.live_seat_of(session, agent_id)
+    async with shell.db.reader() as session:
+        live = await repo.live_seat_of(session, agent_id)
     if live is None:
         return None
     match, seat = live
@@ -58,7 +57,7 @@ async def active_for(session: AsyncSession, runtime: Runtime, agent_id: str) -> 
     in_progress = match.status == "in_progress"
     return {
         "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
-        "seat": seat.seat, "invite_url": f"{runtime.settings.base_url}/match/{match.match_id}",
+        "seat": seat.seat, "invite_url": shell.settings.match_url(match.match_id),
         "your_turn": you.get("your_turn") if in_progress else None,
         "next_action": you.get("next_action"), "seats_open": match.n_players - match.seats_taken,
         "created_at": match.created_at.isoformat(),

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from app.db import matches as match_repo
 from app.db import owners as repo
 from app.protocol.errors import ApiError
 from app.services import owners as owner_service
-
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+from app.services.shell import Shell
 
 
-async def agents(runtime: Runtime, owner_id: str) -> dict[str, Any]:
-    base = runtime.settings.base_url
-    async with runtime.db.reader() as session:
+async def agents(shell: Shell, owner_id: str) -> dict[str, Any]:
+    base = shell.settings.base_url
+    async with shell.db.reader() as session:
         owner = await repo.by_id(session, owner_id)
         if owner is None:
             raise ApiError("login_required", "this session's owner no longer exists")
@@ -27,16 +25,15 @@ async def agents(runtime: Runtime, owner_id: str) -> dict[str, Any]:
         for a in rows]}
 
 
-async def matches(runtime: Runtime, owner_id: str, limit: int) -> dict[str, Any]:
-    base = runtime.settings.base_url
-    async with runtime.db.reader() as session:
+async def matches(shell: Shell, owner_id: str, limit: int) -> dict[str, Any]:
+    async with shell.db.reader() as session:
         mine = await repo.agent_ids_of(session, owner_id)
         found = await match_repo.matches_of_agents(session, sorted(mine), limit)
         seats = await match_repo.seats_of(session, [m.match_id for m in found])
     return {"matches": [
         {"match_id": m.match_id, "game": m.game, "status": m.status, "phase": m.phase,
          "created_at": m.created_at.isoformat(), "move_count": m.events_total,
-         "invite_url": f"{base}/match/{m.match_id}", "result": m.result,
+         "invite_url": shell.settings.match_url(m.match_id), "result": m.result,
          "players": [{"seat": s.seat, "name": s.name, "agent_id": s.agent_id, "is_mine": s.agent_id in mine}
                      for s in seats[m.match_id]]}
         for m in found]}

@@ -8,29 +8,14 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
-from app.db.matches import PresenceCheck
-
 RESYNC = 2**62  # larger than any seq: "re-read from the database"
+OnCommit = Callable[[str, int, float | None], None]  # (match_id, seq, timer_due) of a commit, ours or not
 
 
 class Notifier(Protocol):
-    @property
-    def sole_epoch(self) -> int | None:
-        """While not None, no other process writes to this database: what this process committed and wrote through
-        its cache is current. A new value each time the process becomes alone again (entries checked earlier are
-        checked once more)."""
-        ...
-
-    def presence_check(self) -> PresenceCheck | None:
-        """What a write transaction must prove in the statement that locks the match (PostgreSQL), or None."""
-        ...
-
-    async def ask_to_share(self, session: Any, refused: PresenceCheck) -> None:
-        """A write's `refused` proof: ask a process that is alone to step down (outside any transaction)."""
-        ...
-
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -44,7 +29,8 @@ class Notifier(Protocol):
         ...
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
-        """After commit: wake this process's waiters."""
+        """After commit: wake this process's waiters, and tell `on_commit` (other processes' commits reach it
+        the same way, through the listener)."""
         ...
 
     async def stage_key_change(self, session: Any, agent_id: str) -> None:
@@ -61,19 +47,10 @@ class MemoryNotifier:
 
     KEEP_IDLE = 300.0
 
-    def __init__(self) -> None:
+    def __init__(self, on_commit: OnCommit | None = None) -> None:
+        self._on_commit = on_commit or (lambda _match_id, _seq, _due: None)
         self._latest: dict[str, tuple[int, float]] = {}
         self._waiters: dict[str, set[asyncio.Future[int]]] = {}
-
-    @property
-    def sole_epoch(self) -> int | None:
-        return 1  # one process by configuration (SQLite, or WODI_NOTIFIER=memory)
-
-    def presence_check(self) -> PresenceCheck | None:
-        return None
-
-    async def ask_to_share(self, session: Any, refused: PresenceCheck) -> None:
-        pass
 
     async def start(self) -> None:
         pass
@@ -91,6 +68,7 @@ class MemoryNotifier:
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
         self.deliver(match_id, seq)
+        self._on_commit(match_id, seq, timer_due)
 
     async def stage_key_change(self, session: Any, agent_id: str) -> None:
         pass  # one process: the caller forgets the key in its own cache

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
@@ -17,9 +17,7 @@ from app.db.types import utcnow
 from app.protocol.errors import ApiError
 from app.services import tokens
 from app.services.names import name_problem
-
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+from app.services.shell import Shell
 
 USERNAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{2,31}$")
 _HASHER = PasswordHasher()
@@ -86,16 +84,46 @@ def claim_preview(agent: Agent, base_url: str) -> dict[str, Any]:
             "created_at": agent.created_at}
 
 
-async def find_claim(session: AsyncSession, token: str, *, lock: bool = False) -> Agent:
+async def _find_claim(session: AsyncSession, token: str, *, lock: bool = False) -> Agent:
     agent = await repo.agent_by_claim_token(session, token, lock=lock)
     if agent is None:
         raise ApiError("claim_token_invalid", "this claim link is unknown or already used")
     return agent
 
 
-async def claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
-    """Bind the agent to the owner and destroy the one-time token (first commit wins)."""
-    agent = await find_claim(session, token, lock=True)
+async def claim_info(shell: Shell, token: str) -> dict[str, Any]:
+    """The agent a claim link binds (404 `claim_token_invalid` for an unknown or used one)."""
+    async with shell.db.reader() as session:
+        return claim_preview(await _find_claim(session, token), shell.settings.base_url)
+
+
+async def claim_page(shell: Shell, token: str, owner_id: str | None) -> tuple[Agent | None, Owner | None]:
+    """What the claim page shows: the agent of the link (None if unknown or used) and the logged-in owner."""
+    async with shell.db.reader() as session:
+        agent = await repo.agent_by_claim_token(session, token)
+        owner = await repo.by_id(session, owner_id) if owner_id else None
+    return agent, owner
+
+
+async def session_owner(shell: Shell, owner_id: str) -> Owner | None:
+    async with shell.db.reader() as session:
+        return await repo.by_id(session, owner_id)
+
+
+async def owned_agent_ids(shell: Shell, owner_id: str) -> frozenset[str]:
+    async with shell.db.reader() as session:
+        return await repo.agent_ids_of(session, owner_id)
+
+
+async def claim(shell: Shell, token: str, owner_id: str) -> dict[str, Any]:
+    """Bind the agent to the owner and destroy the one-time token (first commit wins); the agent's preview."""
+    async with shell.db.writer() as session:
+        agent = await _claim(session, token, owner_id)
+        return claim_preview(agent, shell.settings.base_url)
+
+
+async def _claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
+    agent = await _find_claim(session, token, lock=True)
     if agent.owner_id is not None and agent.owner_id != owner_id:
         raise ApiError("already_claimed", "this agent already has an owner")
     agent.owner_id = owner_id
@@ -104,19 +132,19 @@ async def claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
     return agent
 
 
-async def create_account(runtime: Runtime, username: str, password: str, nickname: str | None) -> Owner:
+async def create_account(shell: Shell, username: str, password: str, nickname: str | None) -> Owner:
     """Sign-up: validate, hash off the loop and outside any transaction, then one short write."""
     check_new_account(username.strip(), password)
     if nickname and (problem := name_problem(nickname)) is not None:
         raise ApiError("bad_request", f"nickname {problem}", field="nickname")
     password_hash = await hash_password(password)
-    async with runtime.db.writer() as session:
+    async with shell.db.writer() as session:
         return await sign_up(session, username, password_hash, nickname)
 
 
-async def log_in(runtime: Runtime, username: str, password: str) -> Owner:
+async def log_in(shell: Shell, username: str, password: str) -> Owner:
     """Login: verify in a read (off the loop), then record the login in a short write."""
-    async with runtime.db.reader() as session:
+    async with shell.db.reader() as session:
         owner_id = await verify_login(session, username, password)
-    async with runtime.db.writer() as session:
+    async with shell.db.writer() as session:
         return await record_login(session, owner_id)

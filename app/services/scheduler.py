@@ -9,23 +9,30 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
-from typing import TYPE_CHECKING
 
 from app.db import matches as repo
-from app.protocol.errors import ApiError
-
-if TYPE_CHECKING:
-    from app.runtime import Runtime
+from app.db.database import Database
+from app.settings import Settings
 
 log = logging.getLogger("wodi.scheduler")
 IDLE_SLEEP = 30.0
 FAILED_RETRY = 5.0
 
 
+FireTimer = Callable[[str, int], Awaitable[bool]]  # (match_id, token) → the Timeout command changed the match
+AbortIdle = Callable[[str, datetime], Awaitable[bool]]  # (match_id, idle since) → the waiting room was aborted
+
+
 class Scheduler:
-    def __init__(self, runtime: Runtime, max_sleep: float = IDLE_SLEEP) -> None:
-        self.runtime = runtime
+    """Fires due timers with `fire_timer` and closes idle waiting rooms with `abort_idle` (both go through the
+    match's write queue); told of every commit's deadline, this process's and the others', by `poke`."""
+
+    def __init__(self, settings: Settings, db: Database, clock: Callable[[], float], fire_timer: FireTimer,
+                 abort_idle: AbortIdle, max_sleep: float = IDLE_SLEEP) -> None:
+        self.settings, self.db, self.clock = settings, db, clock
+        self._fire_timer, self._abort_idle = fire_timer, abort_idle
         # With several processes a timer may be armed elsewhere; re-reading the earliest deadline every
         # `max_sleep` seconds bounds how late it fires even if its notification was lost.
         self.max_sleep = max_sleep
@@ -34,8 +41,8 @@ class Scheduler:
         self._failed: dict[tuple[str, int], float] = {}  # (match, token) → retry after (clock)
         self._tasks: list[asyncio.Task[None]] = []
 
-    def poke(self, due: float | None) -> None:
-        """A command armed a timer; wake up early if it is due before our current plan."""
+    def poke(self, _match_id: str, _seq: int, due: float | None) -> None:
+        """A commit (here or in another process) armed a timer; wake up early if it is due before our plan."""
         if due is not None and (self._next_due is None or due < self._next_due):
             self._wake.set()
 
@@ -66,25 +73,20 @@ class Scheduler:
 
     async def run_due(self) -> float:
         """Fire every due timer; return how long to sleep before the next one."""
-        from app.services.matches import fire_timer
-
-        clock = self.runtime.clock
+        clock = self.clock
         self._next_due = None  # while firing, any poke must wake us again
-        async with self.runtime.db.reader() as session:
+        async with self.db.reader() as session:
             due = await repo.due_timers(session, clock())
         for match_id, token in due:
             if self._failed.get((match_id, token), 0.0) > clock():
                 continue
             try:
-                await fire_timer(self.runtime, match_id, token)
+                await self._fire_timer(match_id, token)
                 self._failed.pop((match_id, token), None)
-            except ApiError as exc:  # e.g. another process is alone on the database and has not stepped down yet
-                log.warning("timer of match %s not fired (%s); retrying in %.0f s", match_id, exc.message, FAILED_RETRY)
-                self._failed[(match_id, token)] = clock() + FAILED_RETRY
             except Exception:
                 log.exception("timer of match %s failed; retrying in %.0f s", match_id, FAILED_RETRY)
                 self._failed[(match_id, token)] = clock() + FAILED_RETRY
-        async with self.runtime.db.reader() as session:
+        async with self.db.reader() as session:
             next_due = await repo.next_due(session)
         retry = min(self._failed.values(), default=None)
         if next_due is not None and next_due <= clock() and retry is not None:
@@ -100,14 +102,11 @@ class Scheduler:
                 await self.sweep_waiting_rooms()
             except Exception:
                 log.exception("janitor sweep failed")
-            await asyncio.sleep(self.runtime.settings.janitor_interval)
+            await asyncio.sleep(self.settings.janitor_interval)
 
     async def sweep_waiting_rooms(self) -> int:
         """Abort waiting rooms with no join for `waiting_room_ttl` seconds; returns how many."""
-        from app.services.matches import janitor_abort
-
-        settings = self.runtime.settings
-        before = datetime.fromtimestamp(self.runtime.clock(), UTC) - timedelta(seconds=settings.waiting_room_ttl)
-        async with self.runtime.db.reader() as session:
+        before = datetime.fromtimestamp(self.clock(), UTC) - timedelta(seconds=self.settings.waiting_room_ttl)
+        async with self.db.reader() as session:
             stale = await repo.stale_waiting(session, before)
-        return sum([await janitor_abort(self.runtime, match_id, before) for match_id in stale])
+        return sum([await self._abort_idle(match_id, before) for match_id in stale])

@@ -14,6 +14,7 @@ from app.db.models import Agent, Seat
 from app.protocol.errors import ApiError
 from app.protocol.viewer import Viewer, resolve
 from app.services import tokens
+from app.settings import Settings
 
 
 @dataclass(frozen=True)
@@ -69,12 +70,12 @@ def owner_keys(agent: Agent | None, provider_meta: dict[str, Any]) -> set[str]:
 
 
 async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequence[Seat], agent: Agent,
-                        provider_meta: dict[str, Any], base_url: str) -> None:
+                        provider_meta: dict[str, Any], settings: Settings) -> None:
     """Refuse a second seat for the same agent or owner, and a second live table for the agent."""
     if any(seat.agent_id == agent.agent_id for seat in seats):
         raise ApiError("same_agent_already_in_match", "this agent already has a seat in this match",
                        match_id=match_id)
-    await _check_not_busy(session, agent, base_url)
+    await _check_not_busy(session, agent, settings)
     mine = owner_keys(agent, provider_meta)
     if mine and seats:
         seated = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
@@ -84,10 +85,10 @@ async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequ
                                "an agent of the same owner already sits in this match", seat=seat.seat)
 
 
-async def _check_not_busy(session: AsyncSession, agent: Agent, base_url: str) -> None:
+async def _check_not_busy(session: AsyncSession, agent: Agent, settings: Settings) -> None:
     live = await repo.live_seat_of(session, agent.agent_id)
     if live is not None:
         match, seat = live
         raise ApiError("already_in_match", "finish or leave your current match first",
                        match_id=match.match_id, status=match.status, seat=seat.seat,
-                       invite_url=f"{base_url}/match/{match.match_id}")
+                       invite_url=settings.match_url(match.match_id))

@@ -27,7 +27,7 @@ class Recorder:
 
 
 async def test_commands_arriving_during_a_batch_share_the_next_one() -> None:
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
     runner = Recorder()
     runner.release.clear()
     first = asyncio.create_task(commits.submit("m1", "a", runner.run))
@@ -44,7 +44,7 @@ async def test_commands_arriving_during_a_batch_share_the_next_one() -> None:
 
 
 async def test_a_refused_command_fails_alone() -> None:
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
     runner = Recorder()
     results = await asyncio.gather(*(commits.submit("m", item, runner.run) for item in ("x", "bad", "y")),
                                    return_exceptions=True)
@@ -53,7 +53,7 @@ async def test_a_refused_command_fails_alone() -> None:
 
 
 async def test_a_failed_transaction_fails_its_batch_and_the_queue_goes_on() -> None:
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
     runner = Recorder()
     runner.fail_batch = RuntimeError("database went away")
     results = await asyncio.gather(*(commits.submit("m", item, runner.run) for item in ("p", "q")),
@@ -64,7 +64,7 @@ async def test_a_failed_transaction_fails_its_batch_and_the_queue_goes_on() -> N
 
 
 async def test_keys_do_not_wait_for_each_other() -> None:
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
     held, free = Recorder(), Recorder()
     held.release.clear()
     slow = asyncio.create_task(commits.submit("m1", "a", held.run))
@@ -75,7 +75,7 @@ async def test_keys_do_not_wait_for_each_other() -> None:
 
 
 async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
     runner = Recorder()
     runner.release.clear()
     caller = asyncio.create_task(commits.submit("m", "a", runner.run))
@@ -91,7 +91,7 @@ async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
 
 async def test_a_command_the_database_rejects_fails_alone() -> None:
     """A transaction that fails for one command's sake is retried one command per transaction."""
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
     batches: list[list[str]] = []
 
     async def run(key: str, items: list[str]) -> list[object]:
@@ -111,7 +111,7 @@ async def test_a_command_the_database_rejects_fails_alone() -> None:
 
 
 async def test_a_runner_that_breaks_its_contract_leaves_no_caller_waiting() -> None:
-    commits: GroupCommit[str] = GroupCommit()
+    commits = GroupCommit()
 
     async def run(_key: str, items: list[str]) -> list[object]:
         return []  # one result too few
@@ -126,7 +126,7 @@ class Gone(Exception):
 
 
 async def test_an_error_about_the_whole_batch_answers_every_command_without_retrying_each() -> None:
-    commits: GroupCommit[str] = GroupCommit(batch_errors=(Gone,))
+    commits = GroupCommit(batch_errors=(Gone,))
     runner = Recorder()
     runner.release.clear()
     runner.fail_batch = Gone("handing over")
@@ -139,3 +139,41 @@ async def test_an_error_about_the_whole_batch_answers_every_command_without_retr
     results = await asyncio.gather(first, *rest, return_exceptions=True)
     assert all(isinstance(result, Gone) for result in results)
     assert runner.batches == [["a"], ["b", "c"]]  # not ["b"], ["c"] after a failed ["b", "c"]
+
+
+async def test_a_job_takes_its_turn_between_batches_so_commands_cannot_starve_it() -> None:
+    """A timer (or a join, or the janitor) queues behind the running batch, and commands that arrive after it wait
+    for it: the queue is one FIFO per match."""
+    commits = GroupCommit()
+    runner = Recorder()
+    runner.release.clear()
+
+    async def timer() -> str:
+        runner.batches.append(["timer"])
+        return "fired"
+
+    first = asyncio.create_task(commits.submit("m", "a", runner.run))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)
+    fired = asyncio.create_task(commits.alone("m", timer))
+    await asyncio.sleep(0)
+    later = [asyncio.create_task(commits.submit("m", item, runner.run)) for item in ("b", "c")]
+    await asyncio.sleep(0)
+    runner.release.set()
+    assert await first == "m:a"
+    assert await fired == "fired"
+    assert [await task for task in later] == ["m:b", "m:c"]
+    assert runner.batches == [["a"], ["timer"], ["b", "c"]]
+
+
+async def test_a_failing_job_fails_alone() -> None:
+    commits = GroupCommit()
+
+    async def broken() -> str:
+        raise RuntimeError("no such match")
+
+    async def fine() -> str:
+        return "ok"
+
+    results = await asyncio.gather(commits.alone("m", broken), commits.alone("m", fine), return_exceptions=True)
+    assert isinstance(results[0], RuntimeError) and results[1] == "ok"

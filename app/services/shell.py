@@ -1,0 +1,43 @@
+"""What the services need of the server process: the `Runtime` in production, typed here as a small interface so
+services depend on these pieces, not on how the process assembles them."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Protocol
+
+from app.db.database import Database
+from app.services.group_commit import GroupCommit
+from app.services.key_cache import KeyCache
+from app.services.match_cache import MatchCache
+from app.services.notifier import Notifier
+from app.settings import Settings
+
+
+class Shell(Protocol):
+    @property
+    def settings(self) -> Settings: ...
+
+    @property
+    def clock(self) -> Callable[[], float]:
+        """Wall-clock seconds (the rules' `now`)."""
+        ...
+
+    @property
+    def db(self) -> Database: ...
+
+    @property
+    def cache(self) -> MatchCache: ...
+
+    @property
+    def notifier(self) -> Notifier: ...
+
+    @property
+    def commands(self) -> GroupCommit:
+        """The one write queue per match."""
+        ...
+
+    @property
+    def keys(self) -> KeyCache:
+        """API keys verified a moment ago (forget an agent's when its key changes)."""
+        ...
