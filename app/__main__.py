@@ -2,20 +2,43 @@
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
+from types import FrameType
+
 import uvicorn
 
+from app.main import create_app
 from app.settings import get_settings
+
+
+class DrainingServer(uvicorn.Server):
+    """uvicorn's server, which answers every waiting long-poll as soon as it is asked to stop: a graceful restart
+    then lasts as long as the slowest ordinary request, not the longest long-poll (up to 30 s)."""
+
+    def __init__(self, config: uvicorn.Config, on_exit: Callable[[], None]) -> None:
+        super().__init__(config)
+        self._on_exit = on_exit
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        super().handle_exit(sig, frame)
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:  # the signal arrived before or after serving: nothing is waiting
+            return
+        loop.call_soon_threadsafe(self._on_exit)  # a signal handler must not touch the loop's state itself
 
 
 def main() -> None:
     settings = get_settings()
-    # Long-polls (the in-process bots' too) would otherwise hold a graceful shutdown for up to 30 s. Keep-alive
-    # outlives a long-poll cycle and common load-balancer idle timeouts (60 s), so a client reusing a pooled
-    # connection does not race the server closing it.
-    uvicorn.run("app.main:app", host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
-                timeout_graceful_shutdown=3, timeout_keep_alive=65,
-                # Per-IP limits count the socket's peer; proxies are trusted only by WODI_TRUSTED_PROXIES.
-                proxy_headers=False)
+    app = create_app(settings)
+    # Keep-alive outlives a long-poll cycle and common load-balancer idle timeouts (60 s), so a client reusing a
+    # pooled connection does not race the server closing it.
+    config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
+                            timeout_graceful_shutdown=3, timeout_keep_alive=65,
+                            # Per-IP limits count the socket's peer; proxies are trusted only by WODI_TRUSTED_PROXIES.
+                            proxy_headers=False)
+    DrainingServer(config, on_exit=app.state.runtime.drain).run()
 
 
 if __name__ == "__main__":

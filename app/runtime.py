@@ -64,6 +64,11 @@ class Runtime:
                   if self.cache.only_writer else "")
         self.cache.only_writer = False
 
+    def drain(self) -> None:
+        """Shutdown begins (called from the signal handler's loop turn): answer every waiting long-poll now, so a
+        restart waits for ordinary requests only, not for the longest long-poll."""
+        self.notifier.drain()
+
     async def stop(self) -> None:
         await self.scheduler.stop()
         await self.notifier.stop()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from app.services.seating import Caller, token_seat, viewer_of
 from app.services.shell import Shell
 
 FRESH_FOR = 1.0  # seconds: how old a checked entry an anonymous long-poll may start from
+JITTER = 0.1  # a long-poll returns up to 10 % before its `wait` (the protocol allows any earlier, empty answer)
 WAIT_FOR = ("your_turn", "phase_changed", "match_finished", "opponent_joined", "any_change")
 
 
@@ -35,14 +37,21 @@ def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:
                      token_seat(caller, {s["seat"]: s["play_token_hash"] for s in seats}))
 
 
+def longpoll_budget(wait: float, cap: float, draw: Callable[[], float] = random.random) -> float:
+    """Seconds a long-poll may wait: `wait` capped, shortened by up to `JITTER` of itself, so that thousands of
+    long-polls opened in one instant (a restart, a phase change) do not all expire in one instant again."""
+    budget = min(max(wait, 0.0), cap)
+    return budget * (1 - JITTER * draw())
+
+
 async def _poll(shell: Shell, match_id: str, start: CachedMatch, wait: float,
                 ready: Callable[[CachedMatch], bool]) -> CachedMatch:
     """Re-read until `ready` holds, the match ends, or `wait` runs out; sleeps on the notifier only."""
-    deadline = time.monotonic() + min(max(wait, 0.0), shell.settings.longpoll_max_wait)
+    deadline = time.monotonic() + longpoll_budget(wait, shell.settings.longpoll_max_wait)
     cached = start
     while True:
         left = deadline - time.monotonic()
-        if ready(cached) or cached.row["status"] in TERMINAL or left <= 0:
+        if ready(cached) or cached.row["status"] in TERMINAL or left <= 0 or shell.notifier.draining:
             return cached
         seq = await shell.notifier.wait(match_id, cached.row["events_total"], left)
         if seq > cached.row["events_total"]:

@@ -41,6 +41,15 @@ class Notifier(Protocol):
         """Return the newest published seq once it exceeds `after_seq`, or whatever is known after `within` seconds."""
         ...
 
+    @property
+    def draining(self) -> bool:
+        """The server is shutting down: long-polls answer with what they have instead of waiting."""
+        ...
+
+    def drain(self) -> None:
+        """Shutdown begins: wake every waiter now, and make later waits return at once."""
+        ...
+
 
 class MemoryNotifier:
     """In-process wake-ups: one future per waiter, resolved by `publish`. Costs no database work."""
@@ -51,6 +60,19 @@ class MemoryNotifier:
         self._on_commit = on_commit or (lambda _match_id, _seq, _due: None)
         self._latest: dict[str, tuple[int, float]] = {}
         self._waiters: dict[str, set[asyncio.Future[int]]] = {}
+        self._draining = False
+
+    @property
+    def draining(self) -> bool:
+        return self._draining
+
+    def drain(self) -> None:
+        self._draining = True
+        for match_id in list(self._waiters):
+            latest = self.latest(match_id)
+            for future in self._waiters.pop(match_id, set()):
+                if not future.done():
+                    future.set_result(latest)
 
     async def start(self) -> None:
         pass
@@ -93,7 +115,7 @@ class MemoryNotifier:
 
     async def wait(self, match_id: str, after_seq: int, within: float) -> int:
         known = self.latest(match_id)
-        if known > after_seq or within <= 0:
+        if known > after_seq or within <= 0 or self._draining:
             return known
         future: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._waiters.setdefault(match_id, set()).add(future)

@@ -361,3 +361,37 @@ async def test_display_names_refuse_bidi_and_zero_width_characters(client: httpx
                                    headers=bearer(key)), 400, "bad_request")
     assert_error(await client.post("/api/owners", json={"username": "bidi-owner", "password": "longenough1",
                                                          "nickname": name}), 400, "bad_request")
+
+
+# 9. Shutdown answers long-polls; deadlines are spread.
+
+def test_longpoll_budgets_are_spread_below_the_wait() -> None:
+    from app.services.match_reads import JITTER, longpoll_budget
+
+    assert longpoll_budget(30, 30, lambda: 0.0) == 30
+    assert longpoll_budget(30, 30, lambda: 1.0) == pytest.approx(30 * (1 - JITTER))
+    assert longpoll_budget(60, 30, lambda: 0.0) == 30  # capped first
+    assert longpoll_budget(-1, 30) == 0
+    budgets = {longpoll_budget(30, 30) for _ in range(50)}
+    assert len(budgets) > 40 and all(30 * (1 - JITTER) <= b <= 30 for b in budgets)
+
+
+async def test_draining_answers_every_waiting_longpoll_at_once(app: FastAPI, client: httpx.AsyncClient) -> None:
+    import asyncio
+
+    table = Table(client, 4)
+    await table.open(fill=False)
+    url = f"/api/matches/{table.match_id}"
+    waiting = [asyncio.create_task(client.get(url, params={"wait": 30, "wait_for": "match_finished"})),
+               asyncio.create_task(client.get(f"{url}/events", params={"since": 99, "wait": 30}))]
+    for _ in range(100):  # until both sleep on the notifier
+        await asyncio.sleep(0.01)
+        if sum(len(w) for w in app.state.runtime.notifier._waiters.values()) == 2:
+            break
+    assert not any(task.done() for task in waiting)
+    app.state.runtime.drain()
+    answers = await asyncio.wait_for(asyncio.gather(*waiting), timeout=5)
+    assert [a.status_code for a in answers] == [200, 200]
+    assert answers[0].json()["status"] == "waiting" and answers[1].json()["events"] == []
+    late = await client.get(url, params={"wait": 30, "wait_for": "match_finished"})  # a new one does not wait
+    assert late.status_code == 200

@@ -82,3 +82,34 @@ async def test_restart_during_speak_turn(database_url: str, wiped: None) -> None
                         and e["round"] == skipped[0]["round"]]) == 1
     finally:
         server.stop()
+
+
+def test_sigterm_answers_waiting_longpolls_before_the_server_exits(database_url: str) -> None:
+    """A graceful restart does not wait out (nor cut off) open long-polls: each gets its answer, then the process
+    exits cleanly."""
+    import threading
+
+    server = Server(database_url).start()
+    try:
+        key = httpx.post(f"{server.base_url}/api/agents", json={"name": "drain-host"}).json()["api_key"]
+        created = httpx.post(f"{server.base_url}/api/matches", json={"game": "undercover"},
+                             headers={"Authorization": f"Bearer {key}"}).json()
+        answers: list[int] = []
+
+        def long_poll() -> None:
+            response = httpx.get(f"{server.base_url}/api/matches/{created['match_id']}",
+                                 params={"wait": 30, "wait_for": "match_finished"}, timeout=60)
+            answers.append(response.status_code)
+
+        pollers = [threading.Thread(target=long_poll) for _ in range(3)]
+        for poller in pollers:
+            poller.start()
+        time.sleep(2.0)  # let the long-polls reach the server and sleep there
+        assert server.process is not None
+        server.process.terminate()
+        for poller in pollers:
+            poller.join(60)
+        assert answers == [200, 200, 200]
+        assert server.process.wait(30) in (0, -15)  # uvicorn re-raises SIGTERM once it has shut down
+    finally:
+        server.stop()
