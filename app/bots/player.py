@@ -21,10 +21,10 @@ import httpx
 from app.bots.brain import decide
 from app.bots.llm import LLMBrain
 from app.bots.personas import Persona
+from app.protocol.viewer import TERMINAL
 
 log = logging.getLogger("app.bots")
 
-TERMINAL = ("finished", "aborted")
 CONTENT_ERRORS = ("speech_contains_secret_word", "text_too_long", "bad_request")
 
 
