@@ -1,8 +1,8 @@
 """The rule brain: pure functions from one seat's view (`Context`) to its next action.
 
 - Speaking: a clue phrase of the bot's own word in the persona's template, never the word itself (every text
-  is checked with `contains_word` and another template or clue is tried when one leaks), never a clue this bot
-  already said. Civilians prefer clues nobody said yet. An undercover blends in (persona `blend`): when the
+  is checked with the server's own `leaks` and another template or clue is tried when one leaks), never a clue
+  this bot already said. Civilians prefer clues nobody said yet. An undercover blends in (persona `blend`): when the
   others' speeches clearly describe one library word it borrows a clue of that word nobody said yet, else it
   echoes them vaguely; when it does not blend, it says its own clue that overlaps most with what was said.
   A blank echoes the common ground.

@@ -8,7 +8,7 @@ anyone's role. The text reaches `private:role:undercover`; the public only sees 
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.undercover.checks import clean_text, require_in_progress, require_living
+from app.games.undercover.checks import check_secret, clean_text, require_in_progress, require_living
 from app.games.undercover.commands import Whisper
 from app.games.undercover.step import Step
 
@@ -24,6 +24,7 @@ def whisper(step: Step, cmd: Whisper) -> None:
     fellows = [s for s in state.alive_with("undercover") if s != cmd.seat]
     if sender.role != "undercover" or cmd.target_seat not in fellows:
         raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow")
+    check_secret(sender, text)
     state.whisper_count += 1
     step.emit("whisper_received", "private:role:undercover", from_seat=cmd.seat,
               to_seat=cmd.target_seat, text=text)

@@ -1,0 +1,229 @@
+"""Does a text spell the speaker's secret word? Every way we know of, short of splitting it over two texts.
+
+`find_leak` answers with the rule that caught it, or None:
+
+* `word` — the word itself once `normalise` has folded width, case, spacing, punctuation, invisible
+  characters, CJK radicals, Japanese shinjitai and 繁體;
+* `filler` — its characters in order with one short run of letters, digits or 〇 between any two (厨x师);
+* `display` — any of the above in the order the text is displayed when it holds bidi controls or
+  right-to-left characters (a word reversed behind U+202E shows as the word);
+* `pinyin` — its syllables in Latin letters, with or without tones, spaces or hyphens (hóng chá, hong2-cha2);
+* `homophone` — the same syllables, tones included, written with other characters (洪茶 for 红茶), for words
+  of two or more syllables; a neutral-tone syllable (帽子's 子) matches any tone. Tones are compared because
+  toneless syllables collide far more often in ordinary speech (老是 vs 老师);
+* `gloss` — its English gloss from the pair library (black tea), as whole words.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from pypinyin import Style, pinyin
+from pypinyin.pinyin_dict import pinyin_dict
+
+from app.games.undercover.text import normalise
+
+FILLER = 8  # longest run of letters, digits or 〇 allowed between two characters of the word
+MIN_GLOSS = 3  # shorter glosses ("go", "RV") are everyday English, not a leak
+MAX_READINGS = 16  # heteronym combinations kept per word
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
+_CJK_CHAR = re.compile(f"[{_CJK}]")
+_MARKS = re.compile("[\u0300-\u036f]")
+_BIDI_CLASSES = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
+_BIDI_RANGES = ((0x0590, 0x08FF), (0x200F, 0x200F), (0x202A, 0x202E), (0x2066, 0x2069), (0xFB1D, 0xFDFF),
+                (0xFE70, 0xFEFF), (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
+_BIDI_CHARS = frozenset(chr(c) for lo, hi in _BIDI_RANGES for c in range(lo, hi + 1)
+                        if unicodedata.bidirectional(chr(c)) in _BIDI_CLASSES)
+
+
+@dataclass(frozen=True, slots=True)
+class _Needle:
+    """What a word looks like in every spelling the check knows; built once per word."""
+
+    word: str
+    filler: re.Pattern[str] | None
+    spellings: frozenset[str]  # toneless pinyin of the word, syllables run together
+    syllables: frozenset[tuple[frozenset[str], ...]]  # per syllable the toned readings that sound like it
+    gloss: re.Pattern[str] | None
+
+
+def find_leak(text: str, word: str, gloss: str | None = None) -> str | None:
+    """The rule by which `text` spells `word` (or its English `gloss`), or None when it does not."""
+    needle = _needle(word, gloss or "")
+    if not needle.word:
+        return None
+    shown = displays(text)
+    kind = _spelled(shown[0], needle)
+    if kind:
+        return kind
+    return "display" if any(_spelled(order, needle) for order in shown[1:]) else None
+
+
+def leaks(text: str, word: str, gloss: str | None = None) -> bool:
+    """True when `text` spells `word` by any rule of `find_leak`."""
+    return find_leak(text, word, gloss) is not None
+
+
+def displays(text: str) -> list[str]:
+    """`text` in logical order, then, when bidi controls or right-to-left letters could reorder it on
+    screen, each order a display could show: all reversed, each run reversed in place, the runs reversed.
+
+    Runs are the stretches between bidi controls and right-to-left letters. This covers an override
+    (RLO … PDF) around one run and right-to-left paragraphs built with marks; deeper nestings of
+    embeddings are not modelled.
+    """
+    if _BIDI_CHARS.isdisjoint(text):
+        return [text]
+    runs = re.split("|".join(re.escape(ch) for ch in _BIDI_CHARS.intersection(text)), text)
+    return [text, text[::-1], "".join(run[::-1] for run in runs), "".join(reversed(runs))]
+
+
+def _spelled(text: str, needle: _Needle) -> str | None:
+    norm = normalise(text)
+    if needle.word in norm:
+        return "word"
+    if needle.filler and needle.filler.search(norm):
+        return "filler"
+    if needle.syllables and _homophone_hit(norm, needle.syllables):
+        return "homophone"
+    latin = _latin(text)
+    if needle.spellings and _pinyin_hit(latin, needle):
+        return "pinyin"
+    if needle.gloss and needle.gloss.search(latin):
+        return "gloss"
+    return None
+
+
+@lru_cache(maxsize=4096)
+def _needle(word: str, gloss: str) -> _Needle:
+    norm = normalise(word)
+    cjk = bool(norm) and all(_CJK_CHAR.fullmatch(ch) for ch in norm)
+    readings = _word_readings(norm) if cjk else []
+    return _Needle(
+        word=norm,
+        filler=_filler_pattern(norm) if len(norm) >= 2 else None,
+        spellings=frozenset("".join(_toneless(s) for s in r) for r in readings),
+        syllables=frozenset(tuple(_sounds_like(s) for s in r) for r in readings) if len(norm) >= 2 else frozenset(),
+        gloss=_gloss_pattern(gloss),
+    )
+
+
+def _filler_pattern(norm: str) -> re.Pattern[str]:
+    gap = f"[^{_CJK}]{{0,{FILLER}}}"
+    return re.compile(gap.join(re.escape(ch) for ch in norm))
+
+
+def _gloss_pattern(gloss: str) -> re.Pattern[str] | None:
+    letters = [ch for ch in _latin(gloss) if ch.isalnum()]
+    if len(letters) < MIN_GLOSS:
+        return None
+    body = "[^a-z0-9]*".join(re.escape(ch) for ch in letters)
+    return re.compile(f"(?<![a-z0-9]){body}(?:e?s)?(?![a-z0-9])")
+
+
+# --------------------------------------------------------------------------- pinyin
+
+
+def _word_readings(norm: str) -> list[tuple[str, ...]]:
+    """Toned syllables (TONE3, `ü` as `v`) of the word: its phrase reading first, then heteronym combinations."""
+    phrase = tuple(s[0] for s in pinyin(norm, style=Style.TONE3, neutral_tone_with_five=True))
+    per_char = [_char_readings(ch) for ch in norm]
+    combos = itertools.islice(itertools.product(*per_char), MAX_READINGS)
+    return list(dict.fromkeys([phrase, *combos]))
+
+
+@lru_cache(maxsize=16384)
+def _char_readings(ch: str) -> tuple[str, ...]:
+    """Every toned reading (TONE3) pypinyin knows for one character; empty for a non-Han character."""
+    if not _CJK_CHAR.fullmatch(ch):
+        return ()
+    found = pinyin(ch, style=Style.TONE3, heteronym=True, neutral_tone_with_five=True, errors="ignore")
+    return tuple(r for r in found[0] if r) if found else ()
+
+
+def _sounds_like(syllable: str) -> frozenset[str]:
+    """The toned readings a reader hears as `syllable`: itself, and any tone for a neutral (5th) one."""
+    base = syllable.rstrip("012345")
+    return frozenset(base + tone for tone in "12345") if syllable.endswith("5") else frozenset({syllable})
+
+
+def _toneless(syllable: str) -> str:
+    return syllable.rstrip("012345").replace("v", "u")
+
+
+def _latin(text: str) -> str:
+    """Latin letters as a reader sees them: width and case folded, tone marks dropped, ü and v as u; every
+    other character becomes "?"."""
+    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
+    return _MARKS.sub("", decomposed).encode("ascii", "replace").decode().replace("v", "u")
+
+
+@lru_cache(maxsize=1)
+def _syllables() -> frozenset[str]:
+    """Every toneless syllable of the dictionary that has a vowel (so not the interjections m, n, ng, hm)."""
+    found = set()
+    for readings in pinyin_dict.values():
+        for reading in readings.split(","):
+            plain = _latin(reading)
+            if plain.isascii() and plain.isalpha() and any(v in plain for v in "aeiou"):
+                found.add(plain)
+    return frozenset(found)
+
+
+@lru_cache(maxsize=65536)
+def _segmentable(letters: str) -> bool:
+    """True when `letters` is a run of pinyin syllables (or empty)."""
+    if not letters:
+        return True
+    return any(letters[:n] in _syllables() and _segmentable(letters[n:]) for n in range(1, min(6, len(letters)) + 1))
+
+
+def _pinyin_hit(latin: str, needle: _Needle) -> bool:
+    tokens = re.findall("[a-z]+", latin)
+    if not tokens:
+        return False
+    single = len(needle.word) == 1
+    return any(_spells_from(tokens, i, spelling, single) for spelling in needle.spellings for i in range(len(tokens)))
+
+
+def _spells_from(tokens: list[str], i: int, spelling: str, single: bool) -> bool:
+    """`spelling` starts inside tokens[i] after whole syllables and ends before whole syllables; tokens
+    in between are used up. A one-syllable word must be a whole token (`mao` hides in too many words)."""
+    first = tokens[i]
+    starts = [0] if single else [p for p in range(len(first)) if _segmentable(first[:p])]
+    for start in starts:
+        rest, k, pos = spelling, i, start
+        while k < len(tokens):
+            part = tokens[k][pos:]
+            if len(part) >= len(rest):
+                tail = part[len(rest):]
+                if part.startswith(rest) and (not tail if single else _segmentable(tail)):
+                    return True
+                break
+            if not rest.startswith(part):
+                break
+            rest, k, pos = rest[len(part):], k + 1, 0
+    return False
+
+
+def _homophone_hit(norm: str, syllables: frozenset[tuple[frozenset[str], ...]]) -> bool:
+    sounds = [_char_sounds(ch) for ch in _CJK_CHAR.findall(norm)]
+    size = len(next(iter(syllables)))
+    firsts = frozenset().union(*(reading[0] for reading in syllables))
+    for start in range(len(sounds) - size + 1):
+        if firsts.isdisjoint(sounds[start]):
+            continue
+        window = sounds[start:start + size]
+        if any(all(not s.isdisjoint(w) for s, w in zip(reading, window, strict=True)) for reading in syllables):
+            return True
+    return False
+
+
+@lru_cache(maxsize=16384)
+def _char_sounds(ch: str) -> frozenset[str]:
+    return frozenset(_char_readings(ch))
