@@ -16,11 +16,12 @@
 
 from __future__ import annotations
 
-import itertools
+import importlib.util
 import re
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 
 from pypinyin import Style, pinyin
 from pypinyin.pinyin_dict import pinyin_dict
@@ -29,7 +30,7 @@ from app.games.undercover.text import normalise
 
 FILLER = 8  # longest run of letters, digits or 〇 allowed between two characters of the word
 MIN_GLOSS = 3  # shorter glosses ("go", "RV") are everyday English, not a leak
-MAX_READINGS = 16  # heteronym combinations kept per word
+COMMON = 10  # a homophone that is itself a word this frequent in jieba's dictionary is ordinary speech
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
@@ -130,11 +131,11 @@ def _gloss_pattern(gloss: str) -> re.Pattern[str] | None:
 
 
 def _word_readings(norm: str) -> list[tuple[str, ...]]:
-    """Toned syllables (TONE3, `ü` as `v`) of the word: its phrase reading first, then heteronym combinations."""
+    """Toned syllables (TONE3, `ü` as `v`) of the word: its phrase reading, then each character's usual one.
+    Rare readings stay out: 射 can be read yì, and 意见 is not 射箭."""
     phrase = tuple(s[0] for s in pinyin(norm, style=Style.TONE3, neutral_tone_with_five=True))
-    per_char = [_char_readings(ch) for ch in norm]
-    combos = itertools.islice(itertools.product(*per_char), MAX_READINGS)
-    return list(dict.fromkeys([phrase, *combos]))
+    usual = tuple(r[0] if r else "" for r in map(_char_readings, norm))
+    return list(dict.fromkeys([phrase, usual]))
 
 
 @lru_cache(maxsize=16384)
@@ -212,16 +213,35 @@ def _spells_from(tokens: list[str], i: int, spelling: str, single: bool) -> bool
 
 
 def _homophone_hit(norm: str, syllables: frozenset[tuple[frozenset[str], ...]]) -> bool:
-    sounds = [_char_sounds(ch) for ch in _CJK_CHAR.findall(norm)]
+    han = "".join(_CJK_CHAR.findall(norm))
+    sounds = [_char_sounds(ch) for ch in han]
     size = len(next(iter(syllables)))
     firsts = frozenset().union(*(reading[0] for reading in syllables))
     for start in range(len(sounds) - size + 1):
         if firsts.isdisjoint(sounds[start]):
             continue
         window = sounds[start:start + size]
-        if any(all(not s.isdisjoint(w) for s, w in zip(reading, window, strict=True)) for reading in syllables):
+        if (any(all(not s.isdisjoint(w) for s, w in zip(reading, window, strict=True)) for reading in syllables)
+                and han[start:start + size] not in common_words()):
             return True
     return False
+
+
+@lru_cache(maxsize=1)
+def common_words() -> frozenset[str]:
+    """Words of 2–6 characters with a frequency of at least `COMMON` in jieba's dictionary (read as data, so
+    jieba itself is never imported); loaded on the first homophone that needs it."""
+    spec = importlib.util.find_spec("jieba")
+    if spec is None or not spec.submodule_search_locations:
+        raise RuntimeError("the secret-word check needs jieba's dictionary: install the jieba package")
+    path = Path(next(iter(spec.submodule_search_locations))) / "dict.txt"
+    words = set()
+    with path.open(encoding="utf-8") as lines:
+        for line in lines:
+            word, freq, *_ = line.split()
+            if 2 <= len(word) <= 6 and int(freq) >= COMMON:
+                words.add(word)
+    return frozenset(words)
 
 
 @lru_cache(maxsize=16384)
