@@ -7,10 +7,12 @@
 * `filler` — its characters in order with one short run of letters, digits or 〇 between any two (厨x师);
 * `display` — any of the above in the order the text is displayed when it holds bidi controls or
   right-to-left characters (a word reversed behind U+202E shows as the word);
-* `pinyin` — its syllables in Latin letters, with or without tones, spaces or hyphens (hóng chá, hong2-cha2);
+* `pinyin` — its syllables in Latin letters, with or without tones, spaces or hyphens (hóng chá, hong2-cha2),
+  also mixed with characters (hong茶, 洪cha);
 * `homophone` — the same syllables, tones included, written with other characters (洪茶 for 红茶), for words
   of two or more syllables; a neutral-tone syllable (帽子's 子) matches any tone. Tones are compared because
-  toneless syllables collide far more often in ordinary speech (老是 vs 老师);
+  toneless syllables collide far more often in ordinary speech (老是 vs 老师), and a homophone that is an
+  everyday word of jieba's dictionary (见到 for 剑道) is ordinary speech, not a leak;
 * `gloss` — its English gloss from the pair library (black tea), as whole words.
 """
 
@@ -19,6 +21,7 @@ from __future__ import annotations
 import importlib.util
 import re
 import unicodedata
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -35,6 +38,7 @@ COMMON = 10  # a homophone that is itself a word this frequent in jieba's dictio
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _MARKS = re.compile("[\u0300-\u036f]")
+_RUNS = re.compile(f"[{_CJK}]|[^{_CJK}]+")
 _BIDI_CLASSES = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 _BIDI_RANGES = ((0x0590, 0x08FF), (0x200F, 0x200F), (0x202A, 0x202E), (0x2066, 0x2069), (0xFB1D, 0xFDFF),
                 (0xFE70, 0xFEFF), (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
@@ -93,7 +97,7 @@ def _spelled(text: str, needle: _Needle) -> str | None:
     if needle.syllables and _homophone_hit(norm, needle.syllables):
         return "homophone"
     latin = _latin(text)
-    if needle.spellings and _pinyin_hit(latin, needle):
+    if needle.spellings and _pinyin_hit(text, latin, needle):
         return "pinyin"
     if needle.gloss and needle.gloss.search(latin):
         return "gloss"
@@ -184,17 +188,41 @@ def _segmentable(letters: str) -> bool:
     return any(letters[:n] in _syllables() and _segmentable(letters[n:]) for n in range(1, min(6, len(letters)) + 1))
 
 
-def _pinyin_hit(latin: str, needle: _Needle) -> bool:
+def _pinyin_hit(text: str, latin: str, needle: _Needle) -> bool:
+    """The word in Latin letters, or half in letters and half in characters (hong茶, 洪cha)."""
     tokens = re.findall("[a-z]+", latin)
     if not tokens:
         return False
-    single = len(needle.word) == 1
-    return any(_spells_from(tokens, i, spelling, single) for spelling in needle.spellings for i in range(len(tokens)))
+    if _spelled_in(tokens, needle, lambda i, k: True):
+        return True
+    mixed, is_latin = _mixed_tokens(text)
+    return _spelled_in(mixed, needle, lambda i, k: any(is_latin[i:k + 1]) and not all(is_latin[i:k + 1]))
 
 
-def _spells_from(tokens: list[str], i: int, spelling: str, single: bool) -> bool:
-    """`spelling` starts inside tokens[i] after whole syllables and ends before whole syllables; tokens
-    in between are used up. A one-syllable word must be a whole token (`mao` hides in too many words)."""
+def _spelled_in(tokens: list[str], needle: _Needle, allowed: Callable[[int, int], bool]) -> bool:
+    return any(allowed(i, k) for spelling in needle.spellings for i in range(len(tokens))
+               for k in _spells_from(tokens, i, spelling, len(needle.word) == 1))
+
+
+def _mixed_tokens(text: str) -> tuple[list[str], list[bool]]:
+    """Latin runs of the normalised text as letters, each Han character as its usual toneless syllable."""
+    tokens: list[str] = []
+    is_latin: list[bool] = []
+    for run in _RUNS.findall(normalise(text)):
+        if _CJK_CHAR.fullmatch(run):
+            readings = _char_readings(run)
+            found = [_toneless(readings[0])] if readings else []
+        else:
+            found = re.findall("[a-z]+", _latin(run))
+        tokens += found
+        is_latin += [not _CJK_CHAR.fullmatch(run)] * len(found)
+    return tokens, is_latin
+
+
+def _spells_from(tokens: list[str], i: int, spelling: str, single: bool) -> Iterator[int]:
+    """Each last token k when `spelling` starts inside tokens[i] after whole syllables, uses up the tokens
+    in between and ends in tokens[k] before whole syllables. A one-syllable word must be a whole token
+    (`mao` hides in too many words)."""
     first = tokens[i]
     starts = [0] if single else [p for p in range(len(first)) if _segmentable(first[:p])]
     for start in starts:
@@ -204,12 +232,11 @@ def _spells_from(tokens: list[str], i: int, spelling: str, single: bool) -> bool
             if len(part) >= len(rest):
                 tail = part[len(rest):]
                 if part.startswith(rest) and (not tail if single else _segmentable(tail)):
-                    return True
+                    yield k
                 break
             if not rest.startswith(part):
                 break
             rest, k, pos = rest[len(part):], k + 1, 0
-    return False
 
 
 def _homophone_hit(norm: str, syllables: frozenset[tuple[frozenset[str], ...]]) -> bool:

@@ -86,6 +86,9 @@ EVASIONS: list[tuple[str, str, str | None, str]] = [
     ("gōng jiāo chē", "公交车", None, "pinyin"),
     ("喵 mao", "猫", None, "pinyin"),
     ("chu'shi", "厨师", None, "pinyin"),
+    ("hong茶", "红茶", None, "pinyin"),
+    ("洪cha", "红茶", None, "pinyin"),
+    ("gong交che", "公交车", None, "pinyin"),
     # homophones: same toned syllables, other characters
     ("洪茶", "红茶", None, "homophone"),
     ("鸿察", "红茶", None, "homophone"),
@@ -119,6 +122,8 @@ NEAR_MISSES: list[tuple[str, str, str | None]] = [
     ("3号说得对，我投4号", "厨师", "chef"),
     ("这是 iPhone 15 的功能", "手机", "mobile phone"),
     ("mao zedong", "帽子", "hat"),
+    ("我的 Hong Kong 朋友爱喝茶", "红茶", "black tea"),
+    ("红色 channel", "红茶", "black tea"),
     ("厨房里的师傅", "厨师", "chef"),
     ("除湿机开着", "厨师", "chef"),  # a homophone that is an everyday word is ordinary speech
     ("第一次见到它", "剑道", "kendo"),
@@ -236,13 +241,14 @@ KINDS: dict[str, Callable[[Word], str | None]] = {
     "pinyin_tones": lambda w: " ".join(lazy_pinyin(w.word, style=Style.TONE)),
     "pinyin_plain": lambda w: "".join(lazy_pinyin(w.word)),
     "pinyin_hyphen": lambda w: "-".join(lazy_pinyin(w.word, style=Style.TONE3)),
+    "pinyin_mixed": lambda w: lazy_pinyin(w.word[0])[0] + w.word[1:] if len(w.word) >= 2 else None,
     "homophone": lambda w: _homophone(w.word) if len(w.word) >= 2 else None,
     "gloss": lambda w: f"这个就是 {w.en.upper()} 嘛" if len(w.en) >= 3 else None,
 }
 # The fewest words each kind must cover (the library has 676 words, 654 of two or more characters).
 MIN_COVERED = {"spaced": 676, "traditional": 420, "lookalike": 420, "filler_letter": 654, "filler_digit": 654,
                "filler_zero": 654, "override": 654, "rtl_marks": 654, "pinyin_tones": 676, "pinyin_plain": 676,
-               "pinyin_hyphen": 676, "homophone": 640, "gloss": 670}
+               "pinyin_hyphen": 676, "pinyin_mixed": 654, "homophone": 640, "gloss": 670}
 
 
 @pytest.mark.parametrize("kind", sorted(KINDS))
