@@ -23,7 +23,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 from pypinyin import Style, pinyin
@@ -142,7 +142,7 @@ def _word_readings(norm: str) -> list[tuple[str, ...]]:
     return list(dict.fromkeys([phrase, usual]))
 
 
-@lru_cache(maxsize=16384)
+@cache  # bounded by the Han characters of Unicode
 def _char_readings(ch: str) -> tuple[str, ...]:
     """Every toned reading (TONE3) pypinyin knows for one character; empty for a non-Han character."""
     if not _CJK_CHAR.fullmatch(ch):
@@ -180,12 +180,18 @@ def _syllables() -> frozenset[str]:
     return frozenset(found)
 
 
-@lru_cache(maxsize=65536)
-def _segmentable(letters: str) -> bool:
-    """True when `letters` is a run of pinyin syllables (or empty)."""
-    if not letters:
-        return True
-    return any(letters[:n] in _syllables() and _segmentable(letters[n:]) for n in range(1, min(6, len(letters)) + 1))
+@lru_cache(maxsize=4096)
+def _cuts(letters: str) -> tuple[tuple[bool, ...], tuple[bool, ...]]:
+    """For each position p of `letters`: is letters[:p] a run of pinyin syllables, and is letters[p:]?"""
+    syllables, n = _syllables(), len(letters)
+    head = [True] + [False] * n
+    for end in range(1, n + 1):
+        head[end] = any(head[end - size] and letters[end - size:end] in syllables for size in range(1, min(6, end) + 1))
+    tail = [False] * n + [True]
+    for start in range(n - 1, -1, -1):
+        tail[start] = any(tail[start + size] and letters[start:start + size] in syllables
+                          for size in range(1, min(6, n - start) + 1))
+    return tuple(head), tuple(tail)
 
 
 def _pinyin_hit(text: str, latin: str, needle: _Needle) -> bool:
@@ -224,14 +230,14 @@ def _spells_from(tokens: list[str], i: int, spelling: str, single: bool) -> Iter
     in between and ends in tokens[k] before whole syllables. A one-syllable word must be a whole token
     (`mao` hides in too many words)."""
     first = tokens[i]
-    starts = [0] if single else [p for p in range(len(first)) if _segmentable(first[:p])]
+    starts = [0] if single else [p for p, whole in enumerate(_cuts(first)[0][:-1]) if whole]
     for start in starts:
         rest, k, pos = spelling, i, start
         while k < len(tokens):
             part = tokens[k][pos:]
             if len(part) >= len(rest):
-                tail = part[len(rest):]
-                if part.startswith(rest) and (not tail if single else _segmentable(tail)):
+                end = pos + len(rest)
+                if part.startswith(rest) and (end == len(tokens[k]) if single else _cuts(tokens[k])[1][end]):
                     yield k
                 break
             if not rest.startswith(part):
@@ -271,6 +277,6 @@ def common_words() -> frozenset[str]:
     return frozenset(words)
 
 
-@lru_cache(maxsize=16384)
+@cache
 def _char_sounds(ch: str) -> frozenset[str]:
     return frozenset(_char_readings(ch))
