@@ -14,6 +14,8 @@
   toneless syllables collide far more often in ordinary speech (老是 vs 老师), and a homophone that is an
   everyday word of jieba's dictionary (见到 for 剑道) is ordinary speech, not a leak;
 * `gloss` — its English gloss from the pair library (black tea), as whole words.
+
+Pinyin and glosses are read with Cyrillic and Greek look-alike letters folded to Latin (blаck with a Cyrillic а).
 """
 
 from __future__ import annotations
@@ -39,6 +41,8 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _MARKS = re.compile("[\u0300-\u036f]")
 _RUNS = re.compile(f"[{_CJK}]|[^{_CJK}]+")
+# Cyrillic and Greek letters drawn like Latin ones (lower case: the text is casefolded first).
+_HOMOGLYPHS = str.maketrans("аеорсухіјѕһԁӏкмтвнԛԝοαρτικνυχεηω", "aeopcyxijshdlkmtbhqwoaptikvuxenw")
 _BIDI_CLASSES = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
 _BIDI_RANGES = ((0x0590, 0x08FF), (0x200F, 0x200F), (0x202A, 0x202E), (0x2066, 0x2069), (0xFB1D, 0xFDFF),
                 (0xFE70, 0xFEFF), (0x10800, 0x10FFF), (0x1E800, 0x1EFFF))
@@ -164,8 +168,8 @@ def _toneless(syllable: str) -> str:
 def _latin(text: str) -> str:
     """Latin letters as a reader sees them: width and case folded, tone marks dropped, ü and v as u; every
     other character becomes "?"."""
-    decomposed = unicodedata.normalize("NFKD", unicodedata.normalize("NFKC", text).casefold())
-    return _MARKS.sub("", decomposed).encode("ascii", "replace").decode().replace("v", "u")
+    folded = unicodedata.normalize("NFKC", text).casefold().translate(_HOMOGLYPHS)
+    return _MARKS.sub("", unicodedata.normalize("NFKD", folded)).encode("ascii", "replace").decode().replace("v", "u")
 
 
 @lru_cache(maxsize=1)

@@ -107,6 +107,8 @@ EVASIONS: list[tuple[str, str, str | None, str]] = [
     ("我爱 chef", "厨师", "chef", "gloss"),
     ("drivers license", "驾照", "driver's license", "gloss"),
     ("Wi Fi 没信号", "无线网", "Wi-Fi", "gloss"),
+    ("blаck tеа", "红茶", "black tea", "gloss"),  # Cyrillic а and е
+    ("һоng сһа", "红茶", None, "pinyin"),  # Cyrillic һ, о, с
 ]
 
 # Ordinary texts that share letters, sounds or characters with the word and must pass.
