@@ -41,6 +41,7 @@ _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f"
 _CJK_CHAR = re.compile(f"[{_CJK}]")
 _MARKS = re.compile("[\u0300-\u036f]")
 _RUNS = re.compile(f"[{_CJK}]|[^{_CJK}]+")
+_NON_HAN = re.compile(f"[^{_CJK}]+")
 # Cyrillic and Greek letters drawn like Latin ones (lower case: the text is casefolded first).
 _HOMOGLYPHS = str.maketrans("аеорсухіјѕһԁӏкмтвнԛԝοαρτικνυχεηω", "aeopcyxijshdlkmtbhqwoaptikvuxenw")
 _BIDI_CLASSES = frozenset({"R", "AL", "LRE", "RLE", "LRO", "RLO", "PDF", "LRI", "RLI", "FSI", "PDI"})
@@ -205,8 +206,19 @@ def _pinyin_hit(text: str, latin: str, needle: _Needle) -> bool:
         return False
     if _spelled_in(tokens, needle, lambda i, k: True):
         return True
+    runs = _NON_HAN.findall(normalise(text))
+    if not any(_may_join(t, spelling) for run in runs for t in re.findall("[a-z]+", _latin(run))
+               for spelling in needle.spellings):
+        return False
     mixed, is_latin = _mixed_tokens(text)
     return _spelled_in(mixed, needle, lambda i, k: any(is_latin[i:k + 1]) and not all(is_latin[i:k + 1]))
+
+
+def _may_join(token: str, spelling: str) -> bool:
+    """Whether a Latin token could be part of `spelling` next to characters: inside it, or ending with its
+    start, or starting with its end (a quick test that spares the full match)."""
+    return token in spelling or any(token.endswith(spelling[:k]) or token.startswith(spelling[-k:])
+                                    for k in range(1, len(spelling)))
 
 
 def _spelled_in(tokens: list[str], needle: _Needle, allowed: Callable[[int, int], bool]) -> bool:

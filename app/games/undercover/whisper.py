@@ -2,7 +2,8 @@
 
 Only an undercover may whisper, and only to another living undercover. Civilians and blanks
 always get `whisper_target_not_fellow`, whatever the target, so the error is no oracle for
-anyone's role. The text reaches `private:role:undercover`; the public only sees a count.
+anyone's role. The text passes the own-word check like a speech (after the fellow check, so the
+refusal is no oracle either). It reaches `private:role:undercover`; the public only sees a count.
 """
 
 from __future__ import annotations
