@@ -13,6 +13,7 @@ from app.games.undercover.radicals import RADICALS
 _T2S = opencc.OpenCC("t2s")
 _JP2T = opencc.OpenCC("jp2t")
 _NOT_LETTER_OR_DIGIT = re.compile(r"[\W_]")
+MAX_FOLDS = 65536
 
 
 @lru_cache(maxsize=4096)
@@ -33,7 +34,8 @@ def fold_lookalikes(text: str) -> str:
 
 
 class _Folds(dict[int, str]):
-    """`str.translate` table filled on first sight of each character."""
+    """`str.translate` table filled on first sight of each character (up to `MAX_FOLDS` of them, so a
+    stream of odd code points cannot grow it without bound)."""
 
     def __missing__(self, code: int) -> str:
         ch = chr(code)
@@ -41,7 +43,8 @@ class _Folds(dict[int, str]):
         # jp2t only outside GB2312: 欠, 芸 and 弁 are shinjitai *and* everyday simplified Chinese.
         if code >= 0x3400 and unicodedata.name(ch, "").startswith("CJK UNIFIED") and not _in_gb2312(ch):
             folded = str(_JP2T.convert(ch))
-        self[code] = folded
+        if len(self) < MAX_FOLDS:
+            self[code] = folded
         return folded
 
 
