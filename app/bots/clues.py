@@ -11,7 +11,9 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from app.bots.personas import PERSONAS
-from app.games.undercover.text import contains_word, normalise
+from app.games.undercover.checks import gloss_of
+from app.games.undercover.leak import leaks
+from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import Word, default_library
 
 MAX_TEXT = 500
@@ -189,4 +191,4 @@ def is_safe(text: str, word: str | None) -> bool:
     stripped = text.strip()
     if not stripped or len(stripped) > MAX_TEXT:
         return False
-    return not (word and contains_word(stripped, word))
+    return not (word and leaks(stripped, word, gloss_of(word)))

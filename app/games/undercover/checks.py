@@ -7,8 +7,9 @@ import unicodedata
 from typing import Any
 
 from app.games.base import GameError
+from app.games.undercover.leak import leaks
 from app.games.undercover.state import MatchState, Player
-from app.games.undercover.text import contains_word
+from app.games.undercover.wordpairs import default_library
 
 MAX_TEXT = 500
 MAX_ANALYSIS_BYTES = 4096
@@ -59,9 +60,16 @@ def clean_text(text: str, field: str = "text") -> str:
 
 
 def check_secret(player: Player, text: str) -> None:
-    """Public text must not contain the speaker's own word (a blank has none)."""
-    if player.word and contains_word(text, player.word):
+    """Text must not spell the speaker's own word (a blank has none) by any rule of `leak.find_leak`;
+    the English gloss comes from the pair library when the word is one of its words."""
+    if player.word and leaks(text, player.word, gloss_of(player.word)):
         raise GameError("speech_contains_secret_word", "the text contains your own word")
+
+
+def gloss_of(word: str) -> str | None:
+    """The English gloss the pair library gives `word`, or None for a word it does not know."""
+    found = default_library().find_word(word)
+    return found.en if found else None
 
 
 def _has_nul(value: Any) -> bool:

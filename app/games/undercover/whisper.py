@@ -2,13 +2,14 @@
 
 Only an undercover may whisper, and only to another living undercover. Civilians and blanks
 always get `whisper_target_not_fellow`, whatever the target, so the error is no oracle for
-anyone's role. The text reaches `private:role:undercover`; the public only sees a count.
+anyone's role. The text passes the own-word check like a speech (after the fellow check, so the
+refusal is no oracle either). It reaches `private:role:undercover`; the public only sees a count.
 """
 
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.undercover.checks import clean_text, require_in_progress, require_living
+from app.games.undercover.checks import check_secret, clean_text, require_in_progress, require_living
 from app.games.undercover.commands import Whisper
 from app.games.undercover.step import Step
 from app.games.undercover.transitions import Transition
@@ -25,6 +26,7 @@ def whisper(step: Step, cmd: Whisper) -> Transition:
     fellows = [s for s in state.alive_with("undercover") if s != cmd.seat]
     if sender.role != "undercover" or cmd.target_seat not in fellows:
         raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow")
+    check_secret(sender, text)
     state.whisper_count += 1
     step.emit("whisper_received", "private:role:undercover", from_seat=cmd.seat,
               to_seat=cmd.target_seat, text=text)

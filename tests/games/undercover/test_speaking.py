@@ -89,6 +89,15 @@ def test_own_word_is_refused(word: str, text: str) -> None:
     table_with_word(word).fail(Speak(seat=0, text=text), "speech_contains_secret_word")
 
 
+@pytest.mark.parametrize(
+    "text",
+    ["hóng chá", "洪茶", "厨x红1茶", "\u202e茶红\u202c", "I drink Black Tea", "⻋上喝红x茶"],
+)
+def test_spelled_around_word_is_refused(text: str) -> None:
+    """The full check of `leak.find_leak`, with the English gloss the pair library gives the word."""
+    table_with_word("红茶").fail(Speak(seat=0, text=text), "speech_contains_secret_word")
+
+
 def test_harmless_text_passes() -> None:
     table_with_word("面条").do(Speak(seat=0, text="我喜歡吃米飯"))
 

@@ -28,6 +28,15 @@ def test_whisper_between_fellows() -> None:
     assert table.state.whisper_count == 2 and table.last("whisper_sent")["count"] == 2
 
 
+def test_whisper_must_not_spell_the_word() -> None:
+    table = Table.started(n_undercover=2, allow_whisper=True)
+    a, b = table.undercovers
+    word = table.state.players[a].word
+    assert word
+    table.fail(Whisper(seat=a, target_seat=b, text="x".join(word)), "speech_contains_secret_word")
+    assert table.state.whisper_count == 0
+
+
 def test_whisper_is_no_oracle_for_civilians() -> None:
     table = Table.started(n_undercover=2, n_players=8, n_blank=1, allow_whisper=True)
     for sender in table.civilians + table.blanks:
