@@ -269,6 +269,13 @@ async def my_turn(client: httpx.AsyncClient, block: Block) -> Values:
     return seat_values(table, speaker)
 
 
+async def compete_turn(client: httpx.AsyncClient, block: Block) -> Values:
+    """A compete_mode room, and $KEY holds the floor."""
+    table = await started(client, compete_mode=True)
+    speaker = (await table.snap(0))["current_speaker_seat"]
+    return seat_values(table, speaker)
+
+
 async def other_turn(client: httpx.AsyncClient, block: Block) -> Values:
     table = await started(client)
     speaker = (await table.snap(0))["current_speaker_seat"]
@@ -308,7 +315,7 @@ async def voted_out_civilian(client: httpx.AsyncClient, block: Block) -> Values:
 
 async def voted_out_blank(client: httpx.AsyncClient, block: Block) -> Values:
     """$KEY is the blank, just voted out: its guess is due."""
-    table = await started(client, 5, n_undercover=1, n_blank=1)
+    table = await started(client, 5, n_undercover=1, n_blank=1, blank_guess=True)
     blank = (await roles(table)).index("blank")
     await vote_out(table, blank)
     assert (await table.snap(blank))["you"]["next_action"] == "guess_word"
@@ -399,6 +406,7 @@ ERROR_SETUPS: dict[str, Setup] = {
     "match_not_waiting": host_of_running_match,
     "invalid_config": free_agent,
     "match_not_found": no_state,
+    "speech_looks_like_instruction": compete_turn,
 }
 
 

@@ -23,12 +23,13 @@ from app.bots.personas import PERSONAS, Persona
 from app.bots.sim import GameRecord, play_game
 from app.games.undercover import UndercoverConfig, parse_config
 
+# The personas' last words and the blank's guess are extensions (off by default): the arena turns them on.
 CONFIGS: tuple[dict[str, Any], ...] = (
-    {"n_players": 6, "n_undercover": 1},
-    {"n_players": 6, "n_undercover": 2},
-    {"n_players": 7, "n_undercover": 2, "tie_break": "revote"},
-    {"n_players": 8, "n_undercover": 2, "tie_break": "noop_then_random"},
-    {"n_players": 8, "n_undercover": 2, "n_blank": 1},
+    {"n_players": 6, "n_undercover": 1, "last_words": True},
+    {"n_players": 6, "n_undercover": 2, "last_words": True},
+    {"n_players": 7, "n_undercover": 2, "tie_break": "revote", "last_words": True},
+    {"n_players": 8, "n_undercover": 2, "tie_break": "noop_then_random", "last_words": True},
+    {"n_players": 8, "n_undercover": 2, "n_blank": 1, "last_words": True, "blank_guess": True},
 )
 
 

@@ -25,7 +25,7 @@ from app.protocol.viewer import TERMINAL
 
 log = logging.getLogger("app.bots")
 
-CONTENT_ERRORS = ("speech_contains_secret_word", "text_too_long", "bad_request")
+CONTENT_ERRORS = ("speech_contains_secret_word", "speech_looks_like_instruction", "text_too_long", "bad_request")
 
 
 class BotKeyRejected(RuntimeError):

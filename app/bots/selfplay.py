@@ -32,12 +32,14 @@ from app.bots.runner import register_bot
 from app.settings import get_settings
 
 WATCHED = ("speech_contains_secret_word", "text_too_long", "wrong_phase")
+# Extensions are off by default; self-play turns them on to exercise the bots' last words and guesses,
+# and keeps one protocol-only table (the defaults).
 CONFIGS: tuple[dict[str, Any], ...] = (
-    {"n_players": 6, "n_undercover": 2},
-    {"n_players": 6, "n_undercover": 1, "n_blank": 1, "tie_break": "revote"},
-    {"n_players": 5, "n_undercover": 1, "tie_break": "noop_then_random"},
-    {"n_players": 6, "n_undercover": 1, "first_speaker": "random"},
-    {"n_players": 4, "n_undercover": 1, "last_words": False},
+    {"n_players": 6, "n_undercover": 2, "last_words": True},
+    {"n_players": 6, "n_undercover": 1, "n_blank": 1, "tie_break": "revote", "last_words": True, "blank_guess": True},
+    {"n_players": 5, "n_undercover": 1, "tie_break": "noop_then_random", "last_words": True},
+    {"n_players": 6, "n_undercover": 1, "first_speaker": "random", "last_words": True},
+    {"n_players": 4, "n_undercover": 1},
 )
 
 

@@ -46,6 +46,7 @@ STATUS: dict[str, int] = {
     "invalid_config": 422,
     "text_too_long": 422,
     "speech_contains_secret_word": 422,
+    "speech_looks_like_instruction": 422,
     "rate_limited": 429,
     "internal_error": 500,
     "service_unavailable": 503,

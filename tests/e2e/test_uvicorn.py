@@ -1,5 +1,5 @@
 """The real server in a subprocess: the complete games, tie-breaks and timeouts of `tests/api/test_match_play.py`
-over TCP, and a `kill -9` in the middle of a speak turn."""
+and the spec-only client of `tests/api/spec_client.py` over TCP, and a `kill -9` in the middle of a speak turn."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator
 import httpx
 import pytest
 
+from tests.api.spec_client import play_default_game
 from tests.api.table import Table
 from tests.api.test_match_play import GAMES, play_complete_game, play_revote_pk, play_through_timeouts
 from tests.conftest import _wipe
@@ -41,6 +42,11 @@ async def http(live: Server) -> AsyncIterator[httpx.AsyncClient]:
 @pytest.mark.parametrize(("n", "tie_break"), GAMES)
 async def test_complete_game_over_real_http(http: httpx.AsyncClient, n: int, tie_break: str) -> None:
     await play_complete_game(http, n, tie_break)
+
+
+async def test_spec_only_client_over_real_http(http: httpx.AsyncClient) -> None:
+    """Issue 18 §1: a client that knows only the spec's values plays a default game over TCP."""
+    await play_default_game(http)
 
 
 async def test_revote_pk_over_real_http(http: httpx.AsyncClient) -> None:

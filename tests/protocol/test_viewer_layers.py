@@ -147,6 +147,7 @@ def play(rng: random.Random) -> int:
     n_blank = rng.choice([0, 0, 1]) if n >= 6 else 0
     n_undercover = rng.randint(1, max(1, (n - 1) // 2 - n_blank))
     config = GAME.parse_config({"n_players": n, "n_undercover": n_undercover, "n_blank": n_blank,
+                                "last_words": True, "blank_guess": True,
                                 "allow_whisper": rng.random() < 0.5, "tie_break": rng.choice(
                                     ["random", "revote", "noop_then_random"])})
     now = 1000.0

@@ -128,10 +128,10 @@ async def shoot() -> list[Path]:
     server = Server(database_url).start()
     try:
         async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
-            finished = CastTable(client, FINISHED_CAST, official=(2,), n_undercover=2)
+            finished = CastTable(client, FINISHED_CAST, official=(2,), n_undercover=2, last_words=True)
             await finished.open()
             await play_story(finished)
-            small = CastTable(client, SMALL_CAST, n_undercover=1)
+            small = CastTable(client, SMALL_CAST, n_undercover=1, last_words=True)
             await small.open()
             await play_story(small)
             await CastTable(client, LONELY_CAST, n_players=4, n_undercover=1).open(fill=False)
@@ -139,7 +139,7 @@ async def shoot() -> list[Path]:
             await waiting.open(fill=False)
             await waiting.join(1)
             await waiting.join(2)
-            live = CastTable(client, LIVE_CAST, official=(5,), n_undercover=2)
+            live = CastTable(client, LIVE_CAST, official=(5,), n_undercover=2, last_words=True)
             await live.open()
             await play_story(live, until=lambda s: s["round_index"] == 2 and _speeches_in_round(s, 2) >= 2)
         OUT.mkdir(parents=True, exist_ok=True)

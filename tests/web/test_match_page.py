@@ -50,7 +50,7 @@ async def _vote_round(table: Table, page: Page, target: int, stray: int) -> None
 async def test_live_page_follows_the_match_without_reloading(server: Server, api: httpx.AsyncClient,
                                                              watched: Watched) -> None:
     page = watched.page
-    table = Table(api, 4, n_undercover=1)
+    table = Table(api, 4, n_undercover=1, last_words=True)
     await table.open(fill=False)
     await page.goto(f"{server.base_url}/match/{table.match_id}")
     await page.evaluate("window.__loadId = 'first'")
@@ -141,7 +141,7 @@ def _story(roles: dict[int, str]) -> Any:
 
 async def test_replay_steps_through_every_round(server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
     page = watched.page
-    table = Table(api, 6, n_undercover=1)
+    table = Table(api, 6, n_undercover=1, last_words=True)
     await table.open()
     roles = {seat: (await table.snap(seat))["you"]["role"] for seat in range(6)}
     policy, plan = _story(roles)

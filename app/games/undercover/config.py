@@ -1,5 +1,9 @@
 """The `config` of an undercover match (spec §2.1 plus the extensions this server adds).
 
+Every extension beyond the protocol is off by default, so a default match has exactly the
+spec's phases, events and `next_action` values (issue 18 §1): `last_words` (遗言),
+`blank_guess` (白板猜词) and `compete_mode` (refuse instruction-like speech) must be turned on.
+
 Bounds chosen where the spec is silent:
 
 - `speak_timeout` 1–600 s, `vote_timeout` 1–900 s (whole seconds).
@@ -44,7 +48,9 @@ class UndercoverConfig(BaseModel):
     allow_whisper: bool = False
     fellow_roles_visible: bool = False
     first_speaker: int | Literal["random"] = 0
-    last_words: bool = True
+    last_words: bool = False
+    blank_guess: bool = False
+    compete_mode: bool = False
 
     @model_validator(mode="before")
     @classmethod

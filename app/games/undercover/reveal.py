@@ -1,7 +1,7 @@
 """`reveal_round_N`: what the seat just voted out may still do, then the next round or the end.
 
-- A blank voted out (by votes or by a tie-break draw) guesses the civilians' word once,
-  before any end is declared; a right guess wins alone.
+- With `blank_guess`, a blank voted out (by votes or by a tie-break draw) guesses the
+  civilians' word once, before any end is declared; a right guess wins alone.
 - With `last_words`, a seat voted out while the game goes on says one last thing (same text
   rules as a speech). A blank whose wrong guess would not end the game gets both actions, in
   any order.
@@ -16,6 +16,7 @@ from app.games.base import GameError
 from app.games.undercover import ending
 from app.games.undercover.checks import check_secret, clean_text, require_seat
 from app.games.undercover.commands import GuessWord, LastWords
+from app.games.undercover.instructions import screen
 from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind
 from app.games.undercover.step import Step
 from app.games.undercover.text import normalise
@@ -49,7 +50,8 @@ def last_words(step: Step, cmd: LastWords) -> Transition:
     player = _require_pending(step.state, cmd.seat, "last_words")
     text = clean_text(cmd.text)
     check_secret(player, text)
-    step.emit("last_words_posted", "public", seat=cmd.seat, round=step.state.round_index, text=text)
+    flags = screen([text], compete_mode=step.state.config.compete_mode)
+    step.emit("last_words_posted", "public", seat=cmd.seat, round=step.state.round_index, text=text, **flags)
     return _done(step, cmd.seat, "last_words")
 
 
@@ -58,10 +60,11 @@ def guess_word(step: Step, cmd: GuessWord) -> Transition:
     state = step.state
     _require_pending(state, cmd.seat, "guess_word")
     guess = clean_text(cmd.word, "word")
+    flags = screen([guess], compete_mode=state.config.compete_mode, field="word")
     assert state.wordpair is not None
     correct = normalise(guess) == normalise(state.wordpair.civilian)
     step.emit("word_guessed", "public", seat=cmd.seat, round=state.round_index, guess=guess,
-              correct=correct)
+              correct=correct, **flags)
     if correct:
         ending.finish_blank(step, cmd.seat)
         return None
@@ -96,7 +99,7 @@ def _pending_for(state: MatchState, eliminated: int | None) -> list[RevealAction
     if eliminated is None:
         return []
     actions = []
-    if state.players[eliminated].role == "blank":
+    if state.config.blank_guess and state.players[eliminated].role == "blank":
         actions.append(RevealAction(seat=eliminated, kind="guess_word"))
     goes_on = ending.winner(state) is None and state.round_index < state.config.max_rounds
     if state.config.last_words and goes_on:

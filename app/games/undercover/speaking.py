@@ -18,6 +18,7 @@ from app.games.undercover.checks import (
     require_stage,
 )
 from app.games.undercover.commands import Skip, Speak
+from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState, Player
 from app.games.undercover.step import Step
 from app.games.undercover.transitions import PkConceded, PkRound, SpeakRound, Transition, VoteRound
@@ -65,8 +66,9 @@ def speak(step: Step, cmd: Speak) -> Transition:
     analysis = check_analysis(cmd.analysis, player)
     state = step.state
     public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
+    flags = screen([text, *strings_of(public)], compete_mode=state.config.compete_mode)
     step.emit("speech_posted", "public", seat=cmd.seat, round=state.round_index, text=text,
-              pk=state.pk, **public)
+              pk=state.pk, **public, **flags)
     if is_private(analysis):
         step.emit("analysis_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat,
                   round=state.round_index, action="speak", analysis=analysis)

@@ -1,7 +1,8 @@
 """Pure projections of a match for one viewer; the HTTP layer adds viewer_role and logs.
 
 `next_action` (spec §2.4.2) is extended with `last_words` and `guess_word` for a seat that
-has that pending reveal action; a waiting room answers `wait_for_next_phase`.
+has that pending reveal action — only in rooms whose config turns `last_words` / `blank_guess`
+on; a waiting room answers `wait_for_next_phase`.
 """
 
 from __future__ import annotations

@@ -25,6 +25,7 @@ from app.games.undercover.checks import (
     require_stage,
 )
 from app.games.undercover.commands import Vote
+from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState
 from app.games.undercover.step import Step
 from app.games.undercover.transitions import PkConceded, PkRound, Reveal, Transition, VoteRound
@@ -75,8 +76,10 @@ def vote(step: Step, cmd: Vote) -> Transition:
     if comment:
         check_secret(player, comment)
     analysis = check_analysis(cmd.analysis, player)
+    public = analysis if analysis is not None and not is_private(analysis) else None
+    flags = screen([comment, *strings_of(public)], compete_mode=state.config.compete_mode, field="comment")
     state.votes[cmd.seat] = cmd.target_seat
-    _announce_vote(step, cmd.seat, comment, analysis)
+    _announce_vote(step, cmd.seat, comment, analysis, flags)
     if all(seat in state.votes for seat in voters(state)):
         return _resolve(step)
     return None
@@ -194,12 +197,13 @@ def _invite(step: Step, seat: int) -> None:
               deadline_ts=state.deadline_ts, eligible_targets=targets_for(state, seat), pk=state.pk)
 
 
-def _announce_vote(step: Step, seat: int, comment: str | None, analysis: dict[str, Any] | None) -> None:
+def _announce_vote(step: Step, seat: int, comment: str | None, analysis: dict[str, Any] | None,
+                   flags: dict[str, list[str]]) -> None:
     state = step.state
     target = state.votes[seat]
     public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
     step.emit("vote_cast", "public", seat=seat, round=state.round_index, target_seat=target,
-              comment=comment, pk=state.pk, **public)
+              comment=comment, pk=state.pk, **public, **flags)
     step.emit("your_vote_recorded", f"private:seat:{seat}", seat=seat, round=state.round_index,
               target_seat=target)
     if is_private(analysis):

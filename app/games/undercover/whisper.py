@@ -11,6 +11,7 @@ from __future__ import annotations
 from app.games.base import GameError
 from app.games.undercover.checks import check_secret, clean_text, require_in_progress, require_living
 from app.games.undercover.commands import Whisper
+from app.games.undercover.instructions import screen
 from app.games.undercover.step import Step
 from app.games.undercover.transitions import Transition
 
@@ -27,8 +28,9 @@ def whisper(step: Step, cmd: Whisper) -> Transition:
     if sender.role != "undercover" or cmd.target_seat not in fellows:
         raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow")
     check_secret(sender, text)
+    flags = screen([text], compete_mode=state.config.compete_mode)
     state.whisper_count += 1
     step.emit("whisper_received", "private:role:undercover", from_seat=cmd.seat,
-              to_seat=cmd.target_seat, text=text)
+              to_seat=cmd.target_seat, text=text, **flags)
     step.emit("whisper_sent", "public", count=state.whisper_count)
     return None

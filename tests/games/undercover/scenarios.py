@@ -89,7 +89,7 @@ def dumps(transcript: dict[str, Any]) -> str:
 
 
 def civilian_win() -> Recorder:
-    t = Recorder.started(11, n_players=6, n_undercover=2)
+    t = Recorder.started(11, n_players=6, n_undercover=2, last_words=True)
     first, second = t.undercovers
     t.play_round(first)
     t.do(LastWords(seat=first, text="我其实是平民，你们投错了"))
@@ -152,7 +152,7 @@ def speaker_concedes() -> Recorder:
 
 
 def speak_timeout() -> Recorder:
-    t = Recorder.started(18, n_players=5, n_undercover=1, speak_timeout=30)
+    t = Recorder.started(18, n_players=5, n_undercover=1, speak_timeout=30, last_words=True)
     t.fire()
     t.fire()
     t.do(Speak(seat=t.state.current_speaker_seat or 0, text="我来说：这个东西很常见"))
@@ -181,7 +181,7 @@ def last_words() -> Recorder:
 
 
 def blank_guesses_right() -> Recorder:
-    t = Recorder.started(21, n_players=8, n_undercover=1, n_blank=1)
+    t = Recorder.started(21, n_players=8, n_undercover=1, n_blank=1, last_words=True, blank_guess=True)
     blank = t.blanks[0]
     t.play_round(blank)
     assert t.state.wordpair is not None
@@ -190,7 +190,7 @@ def blank_guesses_right() -> Recorder:
 
 
 def blank_guesses_wrong() -> Recorder:
-    t = Recorder.started(22, n_players=8, n_undercover=1, n_blank=1)
+    t = Recorder.started(22, n_players=8, n_undercover=1, n_blank=1, last_words=True, blank_guess=True)
     blank = t.blanks[0]
     t.play_round(blank)
     t.do(GuessWord(seat=blank, word="豆浆"))
@@ -199,7 +199,7 @@ def blank_guesses_wrong() -> Recorder:
 
 
 def whisper_on() -> Recorder:
-    t = Recorder.started(23, n_players=6, n_undercover=2, allow_whisper=True)
+    t = Recorder.started(23, n_players=6, n_undercover=2, allow_whisper=True, last_words=True)
     a, b = t.undercovers
     t.do(Whisper(seat=a, target_seat=b, text="我们别互相投"))
     t.attempt(Whisper(seat=t.civilians[0], target_seat=a, text="你好"), "whisper_target_not_fellow")
@@ -209,7 +209,7 @@ def whisper_on() -> Recorder:
 
 
 def whisper_off() -> Recorder:
-    t = Recorder.started(24, n_players=6, n_undercover=2)
+    t = Recorder.started(24, n_players=6, n_undercover=2, last_words=True)
     a, b = t.undercovers
     t.attempt(Whisper(seat=a, target_seat=b, text="我们别互相投"), "whisper_not_enabled")
     return t

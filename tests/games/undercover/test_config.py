@@ -12,7 +12,8 @@ from app.games.undercover import UndercoverConfig, parse_config
 DEFAULTS = {
     "n_players": 6, "n_undercover": 2, "n_blank": 0, "speak_timeout": 60, "vote_timeout": 90,
     "max_rounds": 6, "tie_break": "random", "wordpair_tag": None, "allow_whisper": False,
-    "fellow_roles_visible": False, "first_speaker": 0, "last_words": True,
+    "fellow_roles_visible": False, "first_speaker": 0, "last_words": False, "blank_guess": False,
+    "compete_mode": False,
 }
 
 
@@ -29,8 +30,15 @@ def test_max_rounds_follows_n_players() -> None:
 
 def test_accepts_every_option() -> None:
     raw = {**DEFAULTS, "n_players": 12, "n_undercover": 3, "n_blank": 2, "tie_break": "revote",
-           "wordpair_tag": "生活", "allow_whisper": True, "first_speaker": "random", "max_rounds": 1}
+           "wordpair_tag": "生活", "allow_whisper": True, "first_speaker": "random", "max_rounds": 1,
+           "last_words": True, "blank_guess": True, "compete_mode": True}
     assert parse_config(raw).model_dump() == raw
+
+
+def test_every_extension_is_off_by_default() -> None:
+    """Issue 18 §1: a default room plays exactly the protocol (no last words, no blank's guess, no refusals)."""
+    config = parse_config({})
+    assert (config.last_words, config.blank_guess, config.compete_mode) == (False, False, False)
 
 
 def test_dump_round_trips() -> None:
@@ -69,7 +77,9 @@ def test_frozen() -> None:
         ({"first_speaker": "last"}, "first_speaker"),
         ({"last_words": None}, "last_words"),
         ({"rounds": 3}, "rounds"),
-        ({"n_players": 6, "compete_mode": True}, "compete_mode"),
+        ({"blank_guess": "yes"}, "blank_guess"),
+        ({"compete_mode": 1}, "compete_mode"),
+        ({"n_players": 6, "ranked": True}, "ranked"),
     ],
 )
 def test_invalid_field_is_named(raw: dict[str, Any], field: str) -> None:

@@ -69,7 +69,8 @@ def test_no_last_words_after_the_last_round() -> None:
 
 
 def blank_table(**config: object) -> Table:
-    return Table.started(**{"n_players": 8, "n_undercover": 1, "n_blank": 1, **config})  # type: ignore[arg-type]
+    return Table.started(**{"n_players": 8, "n_undercover": 1, "n_blank": 1, "last_words": True, "blank_guess": True,
+                            **config})  # type: ignore[arg-type]
 
 
 def test_blank_guesses_right_and_wins_alone() -> None:

@@ -84,7 +84,7 @@ def test_vote_warning_and_expiry() -> None:
 
 
 def test_the_clock_runs_out_everywhere() -> None:
-    table = Table.started(n_players=5, n_undercover=1, n_blank=1, last_words=True)
+    table = Table.started(n_players=5, n_undercover=1, n_blank=1, last_words=True, blank_guess=True)
     for _ in range(500):
         if table.state.status != "in_progress":
             break
