@@ -83,27 +83,43 @@ class IdempotencyGuard:
 
     async def _run(self, scope: Scope, receive: Receive, send: Send, runtime: Runtime, owner: str,
                    key: str) -> None:
+        """Run the request, holding its response back until the answer is stored: a client that has seen an answer
+        finds it again on retry, even if this process dies the moment after."""
         started: dict[str, Any] = {}
         chunks: list[bytes] = []
+        done = False
 
-        async def recording(message: Message) -> None:
+        async def held(message: Message) -> None:
+            nonlocal done
             if message["type"] == "http.response.start":
                 started.update(message)
-            elif message["type"] == "http.response.body":
-                chunks.append(message.get("body", b""))
-            await send(message)
+                return
+            if message["type"] != "http.response.body" or done:
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            done = True
+            await self._settle(runtime, owner, key, started, b"".join(chunks))
+            await send(started)
+            await send({"type": "http.response.body", "body": b"".join(chunks)})
 
         try:
-            await self.app(scope, receive, recording)
+            await self.app(scope, receive, held)
         finally:
-            status = int(started.get("status", 500))
-            # Shielded: a client that hangs up must not leave the key claimed with the effect already done.
-            if service.should_store(status):
-                headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in started.get("headers", [])
-                           if k.decode("latin-1").lower() in _KEPT_HEADERS]
-                await asyncio.shield(service.finish(runtime, owner, key, Answer(status, headers, b"".join(chunks))))
-            else:
+            if not done:  # no complete response (a crash, or cancelled): the key is free for a retry
                 await asyncio.shield(service.release(runtime, owner, key))
+
+    async def _settle(self, runtime: Runtime, owner: str, key: str, started: dict[str, Any], body: bytes) -> None:
+        status = int(started.get("status", 500))
+        # Shielded: a client that hangs up must not leave the key claimed with the effect already done.
+        if service.should_store(status):
+            headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in started.get("headers", [])
+                       if k.decode("latin-1").lower() in _KEPT_HEADERS]
+            await asyncio.shield(service.finish(runtime, owner, key, Answer(status, headers, body)))
+        else:
+            await asyncio.shield(service.release(runtime, owner, key))
 
 
 async def _read(receive: Receive) -> tuple[bytes, list[Message]]:

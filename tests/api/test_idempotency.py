@@ -147,3 +147,23 @@ async def test_unauthenticated_answers_are_not_stored(client: httpx.AsyncClient)
         response = await client.post("/api/matches", json={"game": "undercover"}, headers=headers)
         assert_error(response, 401, "invalid_api_key")
         assert "idempotent-replayed" not in response.headers
+
+
+async def test_a_crash_is_not_an_answer(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from app.services import matches
+
+    transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
+        table = Table(client, 4, first_speaker=0, last_words=False)
+        await table.open()
+        real = matches.concede
+
+        async def crash(*_: Any) -> Any:
+            raise RuntimeError("boom")
+
+        monkeypatch.setattr(matches, "concede", crash)
+        headers = {**table.h(1), "Idempotency-Key": key()}
+        assert (await client.post(f"/api/matches/{table.match_id}/concede", headers=headers)).status_code == 500
+        monkeypatch.setattr(matches, "concede", real)
+        retried = await client.post(f"/api/matches/{table.match_id}/concede", headers=headers)
+        assert retried.status_code == 200 and "idempotent-replayed" not in retried.headers
