@@ -1,8 +1,10 @@
-"""`Idempotency-Key` across a `kill -9` of the real server: the answers live in the database, so a retry sent to
-the restarted process gets the first answer, and nothing happens twice."""
+"""`Idempotency-Key` across a `kill -9` of the real server, and across two processes on one PostgreSQL: the claims
+and answers live in the database, so a retry sent to another (or a restarted) process gets the first answer, and
+nothing happens twice."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
@@ -57,3 +59,19 @@ async def test_answers_survive_a_restart(database_url: str, wiped: None) -> None
             assert [e["type"] for e in events].count("speech_posted") == 1
     finally:
         server.stop()
+
+
+@pytest.mark.postgres
+async def test_one_key_sent_to_two_processes_at_once_takes_effect_once(database_url: str, wiped: None) -> None:
+    a, b = Server(database_url).start(), Server(database_url).start()
+    try:
+        async with httpx.AsyncClient(base_url=a.base_url, timeout=30) as on_a, \
+                httpx.AsyncClient(base_url=b.base_url, timeout=30) as on_b:
+            headers = {"Idempotency-Key": "both-processes"}
+            answers = await asyncio.gather(*(client.post("/api/agents", json={"name": "raced-once"}, headers=headers)
+                                             for client in (on_a, on_b, on_a, on_b)))
+            assert {r.status_code for r in answers} == {201}, [r.text for r in answers]
+            assert len({r.json()["api_key"] for r in answers}) == 1
+    finally:
+        a.stop()
+        b.stop()
