@@ -13,6 +13,7 @@ from fastapi import FastAPI
 
 from app.api import account_pages, agents, errors, health, matches, openapi_schema, owners, pages
 from app.api.edge import EdgeGuard
+from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
 from app.services.leader import run_as_leader
@@ -55,6 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.runtime = runtime
+    app.add_middleware(IdempotencyGuard)  # innermost: it sees only bodies the edge guard has accepted
     app.add_middleware(EdgeGuard)  # inner: its refusals carry the request id and headers too
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)

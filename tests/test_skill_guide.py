@@ -363,6 +363,16 @@ async def finished(client: httpx.AsyncClient, block: Block) -> Values:
     return seat_values(table, (undercover + 1) % table.n)
 
 
+async def key_used_for_a_speech(client: httpx.AsyncClient, block: Block) -> Values:
+    """$KEY's speech went through with the block's Idempotency-Key; the block sends another body with it."""
+    values = await my_turn(client, block)
+    key = next(value for name, value in block.curl.headers if name.lower() == "idempotency-key")
+    response = await client.post(f"/api/matches/{values['MATCH']}/action", json={"type": "speak", "text": "先说"},
+                                 headers={**bearer(values["KEY"]), "Idempotency-Key": key})
+    assert response.status_code == 200, response.text
+    return values
+
+
 SUCCESS_SETUPS: dict[tuple[str, str, str | None], Setup] = {
     ("POST", "/api/agents", None): no_state,
     ("GET", "/api/agents", None): free_agent,
@@ -407,6 +417,8 @@ ERROR_SETUPS: dict[str, Setup] = {
     "invalid_config": free_agent,
     "match_not_found": no_state,
     "speech_looks_like_instruction": compete_turn,
+    "stale_state": my_turn,
+    "idempotency_key_reused": key_used_for_a_speech,
 }
 
 

@@ -61,6 +61,9 @@ class ActionRequest(BaseModel):
     comment: str | None = Field(default=None, description="vote: public reason, same rules as a speech")
     word: str | None = Field(default=None, description="guess_word: the civilians' word")
     analysis: dict[str, Any] | None = Field(default=None, description="optional, at most 4 KB of JSON")
+    expected_seq: StrictInt | None = Field(default=None, ge=0, description="optional: the `events_total` (or "
+                                           "last `seq`) your decision is based on; if the match has moved past "
+                                           "it → 409 `stale_state` with the current `events_total`")
 
 
 class MatchCreated(BaseModel):

@@ -103,7 +103,7 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
 @router.post("/{match_id}/action", response_model=ActionAccepted, summary="Act: speak, vote, skip, whisper, …",
              responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
-                                 "speech_contains_secret_word", "speech_looks_like_instruction"))
+                                 "speech_contains_secret_word", "speech_looks_like_instruction", "stale_state"))
 async def act(match_id: str, body: ActionRequest, request: Request, runtime: RuntimeDep, provider: ProviderDep,
               owner_id: OwnerIdDep, agent: PlayingAgentDep = None,
               play_token: PlayTokenHeader = None) -> dict[str, Any]:

@@ -114,3 +114,18 @@ class Event(Base):
     body: Mapped[dict[str, Any]] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
+
+
+class IdempotentRequest(Base):
+    """A POST sent with `Idempotency-Key`: its fingerprint and, once answered, the answer to replay for 24 h.
+
+    `status` is NULL while the first request runs (the row is the claim: the primary key lets one request in)."""
+
+    __tablename__ = "idempotency_keys"
+
+    scope: Mapped[str] = mapped_column(String(80), primary_key=True)
+    idem_key: Mapped[str] = mapped_column(String(128), primary_key=True)
+    fingerprint: Mapped[str] = mapped_column(String(64))
+    status: Mapped[int | None] = mapped_column(Integer)
+    response: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)

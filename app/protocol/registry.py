@@ -122,6 +122,13 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
         `private_log`."""
         ...
 
+    def allowed_actions(self, state: StateT, seat: int) -> list[dict[str, Any]]:
+        """What `seat` may send now: one `{"type": <action>}` per action `POST /action` (or `/concede`) would
+        accept, with `targets` (the seats it may name) when the action takes one and `deadline_ts` (epoch
+        seconds) when a clock runs; `[]` when it may send nothing (not running, out of the game, or a seat that
+        does not exist). `you_view` carries it as `allowed_actions`, and every refused action's detail too."""
+        ...
+
     def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
         """The fields after `accepted`, `seq` and `phase` of an action's answer, from the state after the
         command and the `events` it produced; `seat` is the acting seat (None: no seat acted). Carries

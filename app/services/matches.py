@@ -187,14 +187,23 @@ class _Command:
     caller: Caller
     build: Callable[[Game, int], Any]
     now: float
+    expected_seq: int | None = None
 
 
-async def _seated_command(shell: Shell, match_id: str, caller: Caller,
-                          build: Callable[[Game, int], Any]) -> Applied:
+async def _seated_command(shell: Shell, match_id: str, caller: Caller, build: Callable[[Game, int], Any],
+                          expected_seq: int | None = None) -> Applied:
     """A seated player's command, applied with whatever else arrived for this match meanwhile (group commit)."""
-    result: Applied = await shell.commands.submit(match_id, _Command(shell, caller, build, shell.clock()),
-                                                  _run_batch)
+    command = _Command(shell, caller, build, shell.clock(), expected_seq)
+    result: Applied = await shell.commands.submit(match_id, command, _run_batch)
     return result
+
+
+def _check_fresh(command: _Command, events_total: int) -> None:
+    """`expected_seq`: the caller acts on the view it last saw; refuse if the match has moved on since."""
+    if command.expected_seq is not None and events_total > command.expected_seq:
+        raise ApiError("stale_state", f"the match has moved on to seq {events_total} since seq "
+                       f"{command.expected_seq}; read it again and act on what is current",
+                       events_total=events_total, expected_seq=command.expected_seq)
 
 
 async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | Exception]:
@@ -207,10 +216,16 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
         events: list[dict[str, Any]] = []
         for command in commands:
+            seat: int | None = None
             try:
                 seat = seat_of(seats, command.caller)
-                outcome = game.apply(state, command.build(game, seat), now=command.now)
+                built = command.build(game, seat)
+                # Per command: an earlier command of this batch may have moved the match on.
+                _check_fresh(command, events[-1]["seq"] if events else match.events_total)
+                outcome = game.apply(state, built, now=command.now)
             except (ApiError, GameError) as refused:  # refused alone: the rules left the state as it was
+                if seat is not None:
+                    refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
                 results.append(refused)
                 continue
             state = outcome.state
@@ -228,8 +243,12 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
 
 
 async def act(shell: Shell, match_id: str, caller: Caller, body: Mapping[str, Any]) -> Applied:
-    """`POST /action`: speak, vote, skip, whisper, last_words, guess_word."""
-    return await _seated_command(shell, match_id, caller, lambda game, seat: game.parse_action(body, seat))
+    """`POST /action`: speak, vote, skip, whisper, last_words, guess_word; refused with 409 `stale_state` if the
+    body's `expected_seq` is older than the match."""
+    action = {k: v for k, v in body.items() if k != "expected_seq"}
+    expected = body.get("expected_seq")
+    return await _seated_command(shell, match_id, caller, lambda game, seat: game.parse_action(action, seat),
+                                 expected if isinstance(expected, int) else None)
 
 
 async def concede(shell: Shell, match_id: str, caller: Caller) -> Applied:

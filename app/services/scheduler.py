@@ -12,6 +12,7 @@ import logging
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime, timedelta
 
+from app.db import idempotency as idempotency_repo
 from app.db import matches as repo
 from app.db.database import Database
 from app.settings import Settings
@@ -19,6 +20,7 @@ from app.settings import Settings
 log = logging.getLogger("wodi.scheduler")
 IDLE_SLEEP = 30.0
 FAILED_RETRY = 5.0
+IDEMPOTENCY_TTL = timedelta(hours=24)
 
 
 FireTimer = Callable[[str, int], Awaitable[bool]]  # (match_id, token) → the Timeout command changed the match
@@ -100,9 +102,16 @@ class Scheduler:
         while True:
             try:
                 await self.sweep_waiting_rooms()
+                await self.sweep_idempotency_keys()
             except Exception:
                 log.exception("janitor sweep failed")
             await asyncio.sleep(self.settings.janitor_interval)
+
+    async def sweep_idempotency_keys(self) -> int:
+        """Forget `Idempotency-Key` answers older than 24 h (a retry after that runs again); returns how many."""
+        before = datetime.fromtimestamp(self.clock(), UTC) - IDEMPOTENCY_TTL
+        async with self.db.writer() as session:
+            return await idempotency_repo.purge(session, before)
 
     async def sweep_waiting_rooms(self) -> int:
         """Abort waiting rooms with no join for `waiting_room_ttl` seconds; returns how many."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.games.base import AbortReason, Event, MatchSummary, TimerSummary
 from app.games.undercover import ending, rules, view
+from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.commands import Abort, Command, Concede, Join, Timeout, parse_command
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
@@ -104,6 +105,10 @@ class UndercoverGame:
     def you_view(self, state: MatchState, seat: int) -> dict[str, Any]:
         """`view.you_view`: role, word, next_action and whether the seat has voted."""
         return view.you_view(state, seat)
+
+    def allowed_actions(self, state: MatchState, seat: int) -> list[dict[str, Any]]:
+        """`allowed.allowed_actions`."""
+        return allowed_actions(state, seat)
 
     def action_response(self, state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
         """The fields after `accepted/seq/phase` (spec §2.3.2, §2.3.3, §2.8)."""

@@ -11,6 +11,7 @@ from typing import Any
 
 from app.games.base import GameError
 from app.games.undercover import voting
+from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.state import MatchState
 
 ACTING = frozenset({"speak", "vote", "last_words", "guess_word"})
@@ -45,6 +46,7 @@ def you_view(state: MatchState, seat: int) -> dict[str, Any]:
         "your_turn": action in ACTING,
         "next_action": action,
         "has_voted_this_round": (seat in state.votes) if in_vote else None,
+        "allowed_actions": allowed_actions(state, seat),
     }
 
 

@@ -41,7 +41,10 @@ def test_you_view_through_a_round() -> None:
     table = Table.started(n_players=6, n_undercover=1, first_speaker=0, last_words=False)
     me = you_view(table.state, 0)
     assert me == {"seat": 0, "alive": True, "role": table.role(0), "word": table.state.players[0].word,
-                  "your_turn": True, "next_action": "speak", "has_voted_this_round": None}
+                  "your_turn": True, "next_action": "speak", "has_voted_this_round": None,
+                  "allowed_actions": [{"type": "speak", "deadline_ts": table.state.deadline_ts},
+                                      {"type": "skip", "deadline_ts": table.state.deadline_ts},
+                                      {"type": "concede"}]}
     assert you_view(table.state, 1)["next_action"] == "wait_for_speak_round"
     assert you_view(table.state, 1)["your_turn"] is False
     table.speak_all()

@@ -1,0 +1,39 @@
+"""`you.allowed_actions`: what a seat may send right now, so an agent can act without the rules table.
+
+One entry per action type, in the order an agent would usually consider them: the pending reveal action, the
+turn's action (speak and skip, or vote), whisper, concede. `targets` lists the seats a vote or whisper may name;
+`deadline_ts` (epoch seconds) is when the phase's clock runs out. A seat that may send nothing gets `[]`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.games.undercover.state import MatchState, Player
+from app.games.undercover.voting import targets_for, voters
+
+
+def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
+    """The actions `seat` may send in `state`; empty outside a running match and for a seat with nothing left."""
+    player = state.seat(seat)
+    if player is None or state.status != "in_progress":
+        return []
+    timed = {"deadline_ts": state.deadline_ts}
+    actions: list[dict[str, Any]] = [{"type": a.kind, **timed} for a in state.pending if a.seat == seat]
+    if not player.alive:
+        return actions
+    if state.stage == "speak" and state.current_speaker_seat == seat:
+        actions += [{"type": "speak", **timed}, {"type": "skip", **timed}]
+    if state.stage == "vote" and seat in voters(state) and seat not in state.votes:
+        actions.append({"type": "vote", "targets": targets_for(state, seat), **timed})
+    fellows = _whisper_targets(state, player)
+    if fellows:
+        actions.append({"type": "whisper", "targets": fellows})
+    actions.append({"type": "concede"})
+    return actions
+
+
+def _whisper_targets(state: MatchState, player: Player) -> list[int]:
+    if not state.config.allow_whisper or player.role != "undercover":
+        return []
+    return [s for s in state.alive_with("undercover") if s != player.seat]
