@@ -101,7 +101,7 @@ def test_last_words_for_the_eliminated_seat_only() -> None:
 
 
 def test_blank_guess_then_last_words() -> None:
-    table = Table.started(n_players=8, n_undercover=1, n_blank=1, last_words=True)
+    table = Table.started(n_players=8, n_undercover=1, n_blank=1, last_words=True, blank_guess=True)
     blank = table.blanks[0]
     table.play_round(blank)
     assert set(kinds(table, blank)) == {"guess_word", "last_words"}
