@@ -4,6 +4,9 @@
 from __future__ import annotations
 
 import asyncio
+import base64
+import contextlib
+import re
 import uuid
 from typing import Any
 
@@ -167,3 +170,23 @@ async def test_a_crash_is_not_an_answer(app: Any, monkeypatch: pytest.MonkeyPatc
         monkeypatch.setattr(matches, "concede", real)
         retried = await client.post(f"/api/matches/{table.match_id}/concede", headers=headers)
         assert retried.status_code == 200 and "idempotent-replayed" not in retried.headers
+
+
+async def test_stored_answers_hold_no_secret_in_clear(app: Any, client: httpx.AsyncClient) -> None:
+    """A copy of the database reads neither the Idempotency-Key nor the API key its stored answer carries."""
+    from sqlalchemy import text
+
+    idem = key()
+    created = await client.post("/api/agents", json={"name": "sealed-answer"}, headers={"Idempotency-Key": idem})
+    assert created.status_code == 201
+    api_key = created.json()["api_key"]
+    async with app.state.runtime.db.reader() as session:
+        rows = (await session.execute(text("SELECT * FROM idempotency_keys"))).all()
+    dump = repr(rows)
+    for token in re.findall(r"[A-Za-z0-9+/=_-]{16,}", dump):  # base64 would only hide it from a naive look
+        for decode in (base64.b64decode, base64.urlsafe_b64decode):
+            with contextlib.suppress(ValueError):
+                dump += decode(token + "==").decode("latin-1")
+    assert rows and idem not in dump and api_key not in dump and api_key[8:30] not in dump
+    again = await client.post("/api/agents", json={"name": "sealed-answer"}, headers={"Idempotency-Key": idem})
+    assert again.json()["api_key"] == api_key  # the client, who knows the key, still gets its answer back
