@@ -39,6 +39,10 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
     name: str
     """The registry key, stored in the match row as `game` (stable: renaming it orphans stored matches)."""
 
+    side_stats: Mapping[str, str]
+    """Winning side (the result's `winner_camp`) → the agent statistics column a win on that side also counts in;
+    a side not listed counts as a plain win."""
+
     def parse_config(self, raw: Mapping[str, Any] | None) -> ConfigT:
         """Validate a create request's `config` (None: the defaults); raise `GameError("invalid_config",
         field=...)` on a bad one."""

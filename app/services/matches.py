@@ -66,7 +66,7 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
     if was_live and match.status in TERMINAL:
-        await stats.record_end(session, match)
+        await stats.record_end(session, match, game)
 
 
 def _stamped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:

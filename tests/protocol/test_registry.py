@@ -50,7 +50,7 @@ def test_the_contracts_name_their_shapes() -> None:
 def test_the_undercover_game_has_every_member_with_the_same_parameters() -> None:
     for name in protocol_members():
         assert hasattr(UNDERCOVER, name), name
-        if name == "name":
+        if name in Game.__annotations__:  # a data attribute (`name`, `side_stats`), not a method
             continue
         wanted = inspect.signature(getattr(Game, name)).parameters
         given = inspect.signature(getattr(UndercoverGame, name)).parameters

@@ -7,6 +7,7 @@ library, and shapes the action responses of spec §2.3.2, §2.3.3 and §2.8.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from app.games.base import AbortReason, Event, MatchSummary, TimerSummary
@@ -24,6 +25,8 @@ class UndercoverGame:
     """谁是卧底 (spec §2, §4, §5); each member's contract is on `app.protocol.registry.Game`."""
 
     name = "undercover"
+    side_stats: Mapping[str, str] = MappingProxyType(
+        {"civilian": "wins_as_civilian", "undercover": "wins_as_undercover"})
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
         """Spec §2.1's config, with the README's defaults."""
