@@ -11,7 +11,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import account_pages, agents, errors, health, matches, openapi_schema, owners, pages
+from app.api import account_pages, agents, errors, games, health, matches, openapi_schema, owners, pages
 from app.api.edge import EdgeGuard
 from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
@@ -22,7 +22,8 @@ from app.settings import Settings, get_settings
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
 
 DESCRIPTION = (
-    "Wodi implements Social Game Protocol v1 for 谁是卧底 (Who is the Undercover). Agents authenticate with "
+    "Wodi implements Social Game Protocol v1 for hidden-information party games (`GET /api/games` lists them, "
+    "each with its config, actions and error codes; one skill guide per game). Agents authenticate with "
     "`Authorization: Bearer ck_live_…` (or a seat's `X-Play-Token`); every error has the body "
     '`{"error", "message", "detail"}`.'
 )
@@ -61,7 +62,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, owners, matches, account_pages, pages):
+    for module in (health, agents, owners, games, matches, account_pages, pages):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app

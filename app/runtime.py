@@ -10,9 +10,10 @@ from functools import partial
 import asyncpg
 
 from app.db.database import Database
+from app.games.installed import installed
+from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import matches
-from app.services.games import install_games
 from app.services.group_commit import GroupCommit
 from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
@@ -48,10 +49,11 @@ class Runtime:
         )
         self.cache = MatchCache(self.db, self.notifier, self.commands.busy, only_writer=settings.only_writer)
         self._writers_lock: asyncpg.Connection | None = None
+        for game, brain in installed():
+            registry.register(game, brain)
 
     async def start(self) -> None:
         """Raises `DatabaseInUse` when the database is held by a process of the other mode."""
-        install_games()
         if not self.settings.is_sqlite:
             self._writers_lock = await hold_writers_lock(self.settings.database_url, self.settings.single_process,
                                                          self._writers_lock_lost)

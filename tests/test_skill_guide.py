@@ -22,11 +22,15 @@ from typing import Any
 
 import httpx
 
+from app.games.undercover.game import ERRORS as GAME_ERRORS
 from app.games.undercover.text import contains_word
 from app.games.undercover.wordpairs import default_library
-from app.protocol.errors import STATUS
+from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.helpers import bearer
 from tests.api.table import Table
+
+# The guide's error table: the protocol's catalogue and the undercover game's own codes.
+STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
 
 GUIDE = Path(__file__).resolve().parents[1] / "undercover-skill.md"
 VARIABLES = frozenset({"WODI", "KEY", "MATCH", "TOKEN"})

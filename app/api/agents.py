@@ -69,7 +69,7 @@ def _check_official(runtime: Runtime, presented: str | None) -> bool:
 async def me(runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, Any]:
     agent = _require_agent(caller)
     await service.mark_seen(runtime, agent)
-    return service.private_profile(agent, runtime.settings.base_url)
+    return await service.private_view(runtime, agent)
 
 
 @router.post("/agents/me/rotate-key", response_model=RotatedKey, summary="Replace your API key",

@@ -12,7 +12,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.games.base import GameError
-from app.protocol.errors import STATUS, ApiError, error_body
+from app.protocol import registry
+from app.protocol.errors import STATUS, ApiError, error_body, status_of
 
 log = logging.getLogger("wodi.errors")
 
@@ -30,9 +31,13 @@ async def _api_error(_: Request, exc: Exception) -> JSONResponse:
     return _render(exc.code, exc.message, exc.detail, exc.status, exc.headers)
 
 
-async def _game_error(_: Request, exc: Exception) -> JSONResponse:
+async def _game_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, GameError)
-    return _render(exc.code, exc.message, exc.detail)
+    status = status_of(exc.code)
+    if status is None:  # a game raised a code it does not declare: a bug, reported as one
+        log.error("undeclared error code %r raised by a game", exc.code)
+        return await _crash(request, exc)
+    return _render(exc.code, exc.message, exc.detail, status)
 
 
 async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
@@ -71,11 +76,25 @@ def install(app: FastAPI) -> None:
 
 def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
     """OpenAPI `responses=` for the given error codes, grouped by status, all with the envelope."""
-    from app.api.schemas import ErrorBody
-
     by_status: dict[int, list[str]] = {}
     for code in (*codes, "bad_request", "rate_limited", "internal_error"):
         by_status.setdefault(STATUS[code], []).append(code)
+    return _grouped(by_status)
+
+
+def game_responses() -> dict[int, list[str]]:
+    """Every registered game's own error codes, by HTTP status (the action endpoint's extra answers)."""
+    by_status: dict[int, list[str]] = {}
+    for name in registry.names():
+        game = registry.get(name)
+        for code, spec in (game.errors if game else {}).items():
+            by_status.setdefault(spec.status, []).append(code)
+    return by_status
+
+
+def _grouped(by_status: dict[int, list[str]]) -> dict[int | str, dict[str, Any]]:
+    from app.api.schemas import ErrorBody
+
     return {
         status: {"model": ErrorBody, "description": "Error codes: " + ", ".join(f"`{c}`" for c in sorted(set(cs)))}
         for status, cs in sorted(by_status.items())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, cast
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Body, Depends, Query, Request
 from fastapi.responses import Response
 
 from app.api.deps import OwnerIdDep, PlayingAgentDep, PlayTokenHeader, ProviderDep, RuntimeDep, client_ip, playing_agent
@@ -12,7 +12,6 @@ from app.api.errors import responses
 from app.api.match_schemas import (
     Aborted,
     ActionAccepted,
-    ActionRequest,
     CreateMatch,
     EventsPage,
     JoinMatch,
@@ -39,6 +38,9 @@ SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_age
 ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
               "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
 JSON = "application/json"
+ACTION_BODY = ("one of the match's game's actions (`type` names it; `GET /api/games` lists each game's): the "
+               "schema is the union of every game's action bodies; an unknown field is refused with 400 "
+               "`bad_request`. `you.allowed_actions` says what your seat may send now")
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
@@ -103,12 +105,12 @@ async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, 
 @router.post("/{match_id}/action", response_model=ActionAccepted, summary="Act: speak, vote, skip, whisper, …",
              responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
-                                 "speech_contains_secret_word", "speech_looks_like_instruction", "stale_state"))
-async def act(match_id: str, body: ActionRequest, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-              owner_id: OwnerIdDep, agent: PlayingAgentDep = None,
+                                 "stale_state"))
+async def act(match_id: str, body: Annotated[dict[str, Any], Body(description=ACTION_BODY)], request: Request,
+              runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep, agent: PlayingAgentDep = None,
               play_token: PlayTokenHeader = None) -> dict[str, Any]:
     caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
-    applied = await service.act(runtime, match_id, caller, body.model_dump(exclude_none=True))
+    applied = await service.act(runtime, match_id, caller, body)
     return _accepted(runtime, applied)
 
 

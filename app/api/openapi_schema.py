@@ -1,5 +1,8 @@
 """The served OpenAPI: FastAPI's, minus its default 422 (we answer schema errors with 400 `bad_request`), plus the
-`Idempotency-Key` header that `app.api.idempotency` honours on every `POST /api/…`."""
+`Idempotency-Key` header that `app.api.idempotency` honours on every `POST /api/…`, plus what the registered games
+declare: the action bodies (the request schema of `POST /action` is their union), their own error codes, their
+snapshot fields, `can_see_<field>` capabilities and named profile fields. Games are read when the schema is first
+asked for, so a game registered at start-up is in it."""
 
 from __future__ import annotations
 
@@ -7,6 +10,10 @@ from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+from pydantic import BaseModel
+
+from app.api.errors import game_responses
+from app.protocol import registry
 
 _DEFAULT_422 = "#/components/schemas/HTTPValidationError"
 IDEMPOTENCY_KEY = {
@@ -29,6 +36,7 @@ def install(app: FastAPI) -> None:
                                  routes=app.routes)
             _drop_default_422(schema)
             _declare_idempotency(schema)
+            _declare_games(schema)
             app.openapi_schema = schema
         return app.openapi_schema
 
@@ -60,3 +68,52 @@ def _declare_idempotency(schema: dict[str, Any]) -> None:
             else:
                 responses[status] = {"description": f"Error codes: `{code}`", "content": {
                     "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+
+
+ACTION_PATH = "/api/matches/{match_id}/action"
+_ERROR_BODY = {"$ref": "#/components/schemas/ErrorBody"}
+
+
+def _component(components: dict[str, Any], name: str, model: type[BaseModel]) -> dict[str, str]:
+    """Put `model` (and the models it uses) into `components` under `name`; returns a `$ref` to it."""
+    body = model.model_json_schema(ref_template=f"#/components/schemas/{name}.{{model}}")
+    for sub, sub_schema in body.pop("$defs", {}).items():
+        components[f"{name}.{sub}"] = sub_schema
+    components[name] = body
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _declare_games(schema: dict[str, Any]) -> None:
+    components = schema.setdefault("components", {}).setdefault("schemas", {})
+    games = [game for name in registry.names() if (game := registry.get(name)) is not None]
+    refs = [_component(components, f"{game.name}.{model.__name__}", model)
+            for game in games for model in game.actions.values()]
+    post = schema["paths"][ACTION_PATH]["post"]
+    content = post["requestBody"]["content"]["application/json"]
+    content["schema"] = {"anyOf": refs, "description": content["schema"].get("description", "")}
+    responses = post["responses"]
+    for status, codes in sorted(game_responses().items()):
+        listed = ", ".join(f"`{code}`" for code in sorted(codes))
+        if str(status) in responses:
+            responses[str(status)]["description"] += f"; the games': {listed}"
+        else:
+            responses[str(status)] = {"description": f"Error codes (the games'): {listed}",
+                                      "content": {"application/json": {"schema": _ERROR_BODY}}}
+    snapshot = components["Snapshot"]["properties"]
+    capabilities = components["Capabilities"]["properties"]
+    for game in games:
+        fields = game.snapshot_model.model_json_schema(ref_template="#/components/schemas/{model}")
+        for key, prop in fields.get("properties", {}).items():
+            snapshot.setdefault(key, {**prop, "description": f"{game.name}: {prop.get('description', '')}".strip()})
+        for field in game.secret_fields:
+            capabilities[f"can_see_{field}"] = {"type": "boolean", "title": f"Can See {field}",
+                                                "description": f"{game.name}: whether `{field}` is shown"}
+    for model in ("AgentPublic", "AgentPrivate", "AgentRegistered"):
+        profile = components.get(model)
+        if profile is None:
+            continue
+        for game in games:
+            for field, sides in game.profile_stats.items():
+                profile["properties"][field] = {"type": "integer", "title": field, "description": (
+                    f"{game.name}: wins on the side{'s' if len(sides) > 1 else ''} {', '.join(sides)}")}
+                profile.setdefault("required", []).append(field)

@@ -37,6 +37,10 @@ class AgentCreate(BaseModel):
 
 
 class AgentPublic(BaseModel):
+    """identity.md §4.4 + §15.5; the games' named per-side fields (`Game.profile_stats`) are added to the schema
+    when it is generated, beside `stats`."""
+
+    model_config = ConfigDict(extra="allow")
     agent_id: str
     name: str
     display_name: str | None
@@ -49,8 +53,9 @@ class AgentPublic(BaseModel):
     games_played: int
     aborts: int
     win_rate: float | None
-    wins_as_civilian: int
-    wins_as_undercover: int
+    stats: dict[str, dict[str, dict[str, int]]] = Field(
+        default_factory=dict, description="finished matches and wins per game and side: "
+                                          "`{game: {side: {games, wins}}}` (sides as each game's `winner_camp`)")
     is_official: bool
     is_official_bot: bool
     created_at: str = Field(description="ISO-8601 UTC")

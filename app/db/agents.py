@@ -5,9 +5,10 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import case, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.db.models import Agent
+from app.db.models import Agent, AgentSideStat
 
 
 async def by_name(session: AsyncSession, name: str) -> Agent | None:
@@ -47,3 +48,23 @@ async def add_stats(session: AsyncSession, agent_id: str, **increments: int) -> 
     """Increment counters in SQL, so concurrent finishes never lose an update."""
     values = {name: getattr(Agent, name) + amount for name, amount in increments.items()}
     await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(**values))
+
+
+async def add_side_stat(session: AsyncSession, agent_id: str, game: str, side: str, *, won: bool) -> None:
+    """One more finished match on (game, side), and a win if `won`: an upsert, so concurrent finishes add up."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    insert = dialect.insert(AgentSideStat).values(agent_id=agent_id, game=game, side=side, games=1, wins=int(won))
+    await session.execute(insert.on_conflict_do_update(
+        index_elements=["agent_id", "game", "side"],
+        set_={"games": AgentSideStat.games + 1, "wins": AgentSideStat.wins + int(won)}))
+
+
+async def side_stats(session: AsyncSession, agent_ids: list[str]) -> dict[str, list[AgentSideStat]]:
+    """Every (game, side) row of these agents, by agent id."""
+    by_agent: dict[str, list[AgentSideStat]] = {agent_id: [] for agent_id in agent_ids}
+    if agent_ids:
+        rows = await session.execute(select(AgentSideStat).where(AgentSideStat.agent_id.in_(agent_ids))
+                                     .order_by(AgentSideStat.game, AgentSideStat.side))
+        for row in rows.scalars():
+            by_agent[row.agent_id].append(row)
+    return by_agent

@@ -51,10 +51,20 @@ class Agent(Base):
     losses: Mapped[int] = mapped_column(Integer, default=0)
     draws: Mapped[int] = mapped_column(Integer, default=0)
     aborts: Mapped[int] = mapped_column(Integer, default=0)
-    wins_as_civilian: Mapped[int] = mapped_column(Integer, default=0)
-    wins_as_undercover: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class AgentSideStat(Base):
+    """An agent's finished matches and wins on one side of one game (sides are the game's `sides`)."""
+
+    __tablename__ = "agent_side_stats"
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.agent_id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    side: Mapped[str] = mapped_column(String(32), primary_key=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
 
 
 class Match(Base):

@@ -6,7 +6,7 @@ protocol layer and the services read them. Nothing in here knows any particular 
 
 from __future__ import annotations
 
-from typing import Any, Literal, TypedDict
+from typing import Any, Literal, NamedTuple, TypedDict
 
 MatchStatus = Literal["waiting", "in_progress", "finished", "aborted"]
 AbortReason = Literal["host_cancelled", "janitor_timeout"]
@@ -34,8 +34,16 @@ class MatchSummary(TypedDict):
     timer: TimerSummary | None
 
 
+class ErrorSpec(NamedTuple):
+    """One of a game's own error codes: the HTTP status it answers with and its default message."""
+
+    status: int
+    message: str
+
+
 class GameError(Exception):
-    """A command the rules refuse. `code` is a protocol error code (e.g. `wrong_phase`)."""
+    """A command the rules refuse. `code` is a protocol error code (e.g. `wrong_phase`) or one the game declares in
+    its `errors`."""
 
     def __init__(self, code: str, message: str, **detail: Any) -> None:
         super().__init__(message)

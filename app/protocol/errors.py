@@ -1,8 +1,13 @@
-"""The error catalogue (spec §6.1, identity.md §11/§15) and the one error type."""
+"""The error catalogue (spec §6.1, identity.md §11/§15) and the one error type.
+
+The catalogue holds the protocol's codes; each game adds its own (`Game.errors`), looked up through the registry.
+"""
 
 from __future__ import annotations
 
 from typing import Any
+
+from app.protocol import registry
 
 STATUS: dict[str, int] = {
     "bad_request": 400,
@@ -47,13 +52,19 @@ STATUS: dict[str, int] = {
     "payload_too_large": 413,
     "invalid_config": 422,
     "text_too_long": 422,
-    "speech_contains_secret_word": 422,
-    "speech_looks_like_instruction": 422,
     "idempotency_key_reused": 422,
     "rate_limited": 429,
     "internal_error": 500,
     "service_unavailable": 503,
 }
+
+
+def status_of(code: str) -> int | None:
+    """The HTTP status of a protocol code or of a registered game's own code; None for a code nobody declares."""
+    if code in STATUS:
+        return STATUS[code]
+    spec = registry.error_spec(code)
+    return spec.status if spec is not None else None
 
 
 class ApiError(Exception):

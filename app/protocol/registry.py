@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
-from app.games.base import AbortReason, Event, MatchSummary
+from pydantic import BaseModel
+
+from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
 
 ConfigT = TypeVar("ConfigT")
 StateT = TypeVar("StateT")
@@ -39,9 +41,32 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
     name: str
     """The registry key, stored in the match row as `game` (stable: renaming it orphans stored matches)."""
 
-    side_stats: Mapping[str, str]
-    """Winning side (the result's `winner_camp`) → the agent statistics column a win on that side also counts in;
-    a side not listed counts as a plain win."""
+    errors: Mapping[str, ErrorSpec]
+    """The game's own error codes (those `apply`/`parse_action` may raise beyond the protocol catalogue of
+    `app.protocol.errors`), each with its HTTP status and default message. They render with the envelope and are
+    listed in `openapi.json` under the action endpoint."""
+
+    actions: Mapping[str, type[BaseModel]]
+    """Every action `type` `POST /action` accepts (including `concede` if the game takes it there) → the pydantic
+    model of that request body: a `type: Literal[...]` field, `extra="forbid"`, every field documented.
+    `openapi.json` shows the union of all games' models; `parse_action` validates with them."""
+
+    config_model: type[BaseModel]
+    """The pydantic model of `config` (defaults included), shown by `GET /api/games` and in `openapi.json`."""
+
+    snapshot_model: type[BaseModel]
+    """The top-level snapshot fields `public_fields` and `god_fields` add (all optional), for `openapi.json`."""
+
+    secret_fields: tuple[str, ...]
+    """The keys `god_fields` fills: each viewer's `viewer_capabilities` says `can_see_<key>` for every one."""
+
+    sides: tuple[str, ...]
+    """The sides a seat can be on, as the result's `winner_camp` names them; agent statistics count games and wins
+    per (game, side)."""
+
+    profile_stats: Mapping[str, tuple[str, ...]]
+    """Public-profile field → the sides whose wins it sums (names older clients read, e.g. `wins_as_<side>`);
+    empty when the game adds none."""
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> ConfigT:
         """Validate a create request's `config` (None: the defaults); raise `GameError("invalid_config",
@@ -116,7 +141,7 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
         ...
 
     def god_fields(self, state: StateT) -> dict[str, Any]:
-        """Snapshot fields only for god views (spectators, everyone after the end), e.g. the secret words."""
+        """Snapshot fields only for god views (spectators, everyone after the end), e.g. what only the dealer knows."""
         ...
 
     def you_view(self, state: StateT, seat: int) -> dict[str, Any]:
@@ -133,6 +158,10 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
         does not exist). `you_view` carries it as `allowed_actions`, and every refused action's detail too."""
         ...
 
+    def seat_sides(self, state: StateT) -> dict[int, str]:
+        """Each dealt seat → its side (one of `sides`) at the end of the match; empty before the deal."""
+        ...
+
     def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
         """The fields after `accepted`, `seq` and `phase` of an action's answer, from the state after the
         command and the `events` it produced; `seat` is the acting seat (None: no seat acted). Carries
@@ -142,12 +171,45 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
 
 AnyGame = Game[Any, Any, Any]
 
+Brain = Callable[..., dict[str, Any] | None]
+"""A game's rule bot: `decide(snapshot, persona, rng, *, baseline=False)` → the body of the bot seat's next
+`POST /action` (or None: nothing to do now). `snapshot` is the seat's own `GET /api/matches/{id}` view, `persona`
+a persona slug of `app.bots.personas`, `rng` a `random.Random`; `baseline=True` asks for the random-acting
+baseline the arena compares against. Pure: no I/O."""
+
 _GAMES: dict[str, AnyGame] = {}
+_BRAINS: dict[str, Brain] = {}
 
 
-def register(game: AnyGame) -> None:
-    """Make `game` reachable by its `name` (once per process, at start-up)."""
+def register(game: AnyGame, brain: Brain | None = None) -> None:
+    """Make `game` (and its bot brain) reachable by its `name`; the first game registered is the default one."""
     _GAMES[game.name] = game
+    if brain is not None:
+        _BRAINS[game.name] = brain
+
+
+def unregister(name: str) -> None:
+    """Forget a game (tests that register a game of their own)."""
+    _GAMES.pop(name, None)
+    _BRAINS.pop(name, None)
+
+
+def default_name() -> str:
+    """The game a create request without `game` plays: the first one registered."""
+    return next(iter(_GAMES))
+
+
+def brain(name: str) -> Brain | None:
+    """The registered rule bot of game `name`, or None."""
+    return _BRAINS.get(name)
+
+
+def error_spec(code: str) -> ErrorSpec | None:
+    """A game's own error code (status and message), looked up over every registered game."""
+    for game in _GAMES.values():
+        if code in game.errors:
+            return game.errors[code]
+    return None
 
 
 def get(name: str) -> AnyGame | None:

@@ -66,12 +66,13 @@ def can_see(visibility: str, *, god: bool, seat: int | None, roles: frozenset[st
     return False
 
 
-def capabilities(viewer: Viewer, status: str) -> dict[str, bool]:
-    """`viewer_capabilities` of every snapshot and events response."""
+def capabilities(viewer: Viewer, status: str, secret_fields: tuple[str, ...] = ()) -> dict[str, bool]:
+    """`viewer_capabilities` of every snapshot and events response: `can_see_<field>` for each of the game's
+    `secret_fields` (the god-only snapshot fields), after `can_see_alive_roles`."""
     god = is_god(viewer, status)
     return {
         "can_see_alive_roles": god,
-        "can_see_wordpair": god,
+        **{f"can_see_{field}": god for field in secret_fields},
         "can_act": viewer.role == "player_agent" and status not in TERMINAL,
         "can_whisper_view": god or viewer.is_player,
     }

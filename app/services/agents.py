@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -11,7 +12,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as repo
 from app.db.models import Agent as Agent  # routers name the type through this service
+from app.db.models import AgentSideStat
 from app.db.types import utcnow
+from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import tokens
 from app.services.shell import Shell
@@ -54,7 +57,8 @@ async def register(shell: Shell, body: dict[str, Any], *, official: bool, provid
                                      provider_meta=provider_meta)
         if official:
             await shell.notifier.stage_key_change(session, agent.agent_id)
-        registered = {**private_profile(agent, shell.settings.base_url), "api_key": key}
+        sides = (await repo.side_stats(session, [agent.agent_id]))[agent.agent_id]
+        registered = {**private_profile(agent, shell.settings.base_url, sides), "api_key": key}
     shell.keys.forget(agent.agent_id)
     return registered
 
@@ -87,7 +91,7 @@ async def _register(
         is_official=official,
         provider_id=provider_id,
         provider_meta=provider_meta,
-        wins=0, losses=0, draws=0, aborts=0, wins_as_civilian=0, wins_as_undercover=0,
+        wins=0, losses=0, draws=0, aborts=0,
         created_at=utcnow(),
     )
     existing = await repo.by_name(session, name)
@@ -172,14 +176,39 @@ async def rotate(shell: Shell, agent_id: str) -> tuple[str, str]:
 
 async def leaderboard(shell: Shell, limit: int) -> list[dict[str, Any]]:
     async with shell.db.reader() as session:
-        return [public_profile(a, shell.settings.base_url) for a in await repo.leaderboard(session, limit)]
+        agents = await repo.leaderboard(session, limit)
+        sides = await repo.side_stats(session, [a.agent_id for a in agents])
+        return [public_profile(a, shell.settings.base_url, sides[a.agent_id]) for a in agents]
 
 
 async def profile(shell: Shell, name: str) -> dict[str, Any] | None:
     """The public profile of the agent called `name`, or None."""
     async with shell.db.reader() as session:
         agent = await repo.by_name(session, name.strip().lower())
-        return public_profile(agent, shell.settings.base_url) if agent else None
+        if agent is None:
+            return None
+        sides = await repo.side_stats(session, [agent.agent_id])
+        return public_profile(agent, shell.settings.base_url, sides[agent.agent_id])
+
+
+async def private_view(shell: Shell, agent: Agent) -> dict[str, Any]:
+    """`GET /api/agents/me`: the private profile, with the statistics read now."""
+    async with shell.db.reader() as session:
+        sides = await repo.side_stats(session, [agent.agent_id])
+    return private_profile(agent, shell.settings.base_url, sides[agent.agent_id])
+
+
+def side_fields(rows: Sequence[AgentSideStat]) -> dict[str, Any]:
+    """`stats` (game → side → `{games, wins}`) and each registered game's named profile fields (`profile_stats`)."""
+    stats: dict[str, dict[str, dict[str, int]]] = {}
+    for row in rows:
+        stats.setdefault(row.game, {})[row.side] = {"games": row.games, "wins": row.wins}
+    fields: dict[str, Any] = {}
+    for name in registry.names():
+        game = registry.get(name)
+        for field, game_sides in (game.profile_stats if game else {}).items():
+            fields[field] = sum(stats.get(name, {}).get(side, {}).get("wins", 0) for side in game_sides)
+    return {**fields, "stats": stats}
 
 
 def needs_seen(agent: Agent) -> bool:
@@ -206,7 +235,7 @@ def win_rate(agent: Agent) -> float | None:
     return round(agent.wins / played, 3) if played else None
 
 
-def public_profile(agent: Agent, base_url: str) -> dict[str, Any]:
+def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] = ()) -> dict[str, Any]:
     """The public profile (identity.md §4.4 + §15.5). Never the key, contact, claim or owner."""
     played = agent.wins + agent.losses + agent.draws
     return {
@@ -222,8 +251,7 @@ def public_profile(agent: Agent, base_url: str) -> dict[str, Any]:
         "games_played": played,
         "aborts": agent.aborts,
         "win_rate": win_rate(agent),
-        "wins_as_civilian": agent.wins_as_civilian,
-        "wins_as_undercover": agent.wins_as_undercover,
+        **side_fields(sides),
         "is_official": agent.is_official,
         "is_official_bot": agent.is_official,
         "created_at": agent.created_at.isoformat(),
@@ -232,11 +260,11 @@ def public_profile(agent: Agent, base_url: str) -> dict[str, Any]:
     }
 
 
-def private_profile(agent: Agent, base_url: str) -> dict[str, Any]:
+def private_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] = ()) -> dict[str, Any]:
     """The owner-of-the-key view: public profile + contact, key prefix and the claim link."""
     claim_url = f"{base_url}/claim/{agent.claim_token}" if agent.claim_token else None
     return {
-        **public_profile(agent, base_url),
+        **public_profile(agent, base_url, sides),
         "contact": agent.contact,
         "api_key_prefix": agent.api_key_prefix,
         "claim_url": claim_url,

@@ -66,7 +66,7 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
     if was_live and match.status in TERMINAL:
-        await stats.record_end(session, match, game)
+        await stats.record_end(session, match, game, state)
 
 
 def _stamped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -106,7 +106,7 @@ def _display_name(agent: Agent, player: Mapping[str, Any] | None) -> str:
 async def create(shell: Shell, agent_id: str, body: Mapping[str, Any], seat_meta: dict[str, Any]) -> tuple[
         Applied, str]:
     """Open a waiting room with the caller in seat 0; returns it and seat 0's play token."""
-    game = _game(str(body.get("game") or ""))
+    game = _game(str(body.get("game") or registry.default_name()))
     config = game.parse_config(body.get("config"))
     now = shell.clock()
     token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
@@ -243,12 +243,14 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
 
 
 async def act(shell: Shell, match_id: str, caller: Caller, body: Mapping[str, Any]) -> Applied:
-    """`POST /action`: speak, vote, skip, whisper, last_words, guess_word; refused with 409 `stale_state` if the
-    body's `expected_seq` is older than the match."""
+    """`POST /action`: any of the game's actions (`Game.actions`); refused with 409 `stale_state` if the body's
+    `expected_seq` is older than the match."""
     action = {k: v for k, v in body.items() if k != "expected_seq"}
     expected = body.get("expected_seq")
+    if expected is not None and (type(expected) is not int or expected < 0):
+        raise ApiError("bad_request", "expected_seq must be a non-negative integer", field="expected_seq")
     return await _seated_command(shell, match_id, caller, lambda game, seat: game.parse_action(action, seat),
-                                 expected if isinstance(expected, int) else None)
+                                 expected)
 
 
 async def concede(shell: Shell, match_id: str, caller: Caller) -> Applied:

@@ -1,4 +1,5 @@
-"""Agent statistics when a match ends: winners +1 win, losers +1 loss, aborted matches count as aborts only."""
+"""Agent statistics when a match ends: winners +1 win, losers +1 loss, aborted matches count as aborts only; and per
+(game, side) — the side each seat was dealt, as the game names it — one more game, and a win if it won."""
 
 from __future__ import annotations
 
@@ -10,19 +11,22 @@ from app.db.models import Match
 from app.protocol.registry import AnyGame
 
 
-async def record_end(session: AsyncSession, match: Match, game: AnyGame) -> None:
-    """Call once, in the transaction of the command that ended the match; the game names its sides' counters."""
+async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object) -> None:
+    """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
     seats = {s.seat: s.agent_id for s in await repo.seats(session, match.match_id) if s.agent_id}
     if match.status == "aborted" or not match.result:
         for agent_id in seats.values():
             await agents_repo.add_stats(session, agent_id, aborts=1)
         return
     result = match.result
-    camp_counter = game.side_stats.get(result["winner_camp"])
-    for seat in result["winning_seats"]:
-        if seat in seats:
-            extra = {camp_counter: 1} if camp_counter else {}
-            await agents_repo.add_stats(session, seats[seat], wins=1, **extra)
-    for seat in result["losing_seats"]:
-        if seat in seats:
-            await agents_repo.add_stats(session, seats[seat], losses=1)
+    sides = game.seat_sides(state)
+    winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
+    for seat, agent_id in sorted(seats.items()):
+        if seat in winners:
+            await agents_repo.add_stats(session, agent_id, wins=1)
+        elif seat in losers:
+            await agents_repo.add_stats(session, agent_id, losses=1)
+        else:
+            continue
+        if seat in sides:
+            await agents_repo.add_side_stat(session, agent_id, game.name, sides[seat], won=seat in winners)

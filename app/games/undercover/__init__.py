@@ -1,10 +1,11 @@
 """谁是卧底 (Who is the Undercover): the pure rules engine. The rules are written out in the README (section "Rules").
 
-The protocol layer reaches it through `game.UndercoverGame` (registered by `app.services.games`).
+The protocol layer reaches it through `game.UndercoverGame` (registered by `app.games.installed`).
 """
 
 from __future__ import annotations
 
+from app.games.undercover.actions import parse_action
 from app.games.undercover.commands import (
     Abort,
     Command,
@@ -17,7 +18,6 @@ from app.games.undercover.commands import (
     Timeout,
     Vote,
     Whisper,
-    parse_command,
 )
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.rules import apply, new_match
@@ -62,7 +62,7 @@ __all__ = [
     "apply",
     "new_match",
     "next_action",
-    "parse_command",
+    "parse_action",
     "parse_config",
     "players_view",
     "public_fields",

@@ -1,12 +1,10 @@
-"""Commands the rules accept, and the parser for HTTP action bodies (spec §2.3)."""
+"""Commands the rules accept (the HTTP bodies that become them are in `actions`)."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
-
-from app.games.base import GameError
+from pydantic import BaseModel, ConfigDict, Field
 
 
 class _Command(BaseModel):
@@ -97,34 +95,3 @@ Command = Annotated[
     Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout,
     Field(discriminator="type"),
 ]
-
-ACTIONS: dict[str, type[_Command]] = {
-    "speak": Speak,
-    "vote": Vote,
-    "skip": Skip,
-    "whisper": Whisper,
-    "last_words": LastWords,
-    "guess_word": GuessWord,
-    "concede": Concede,
-}
-
-
-def parse_command(raw: dict[str, Any], seat: int) -> Command:
-    """Turn an HTTP action body into a command for `seat`; unknown fields are ignored.
-
-    Raises `GameError("bad_request")` for an unknown `type`, a missing field or a wrong type.
-    """
-    if not isinstance(raw, dict):
-        raise GameError("bad_request", "the action body must be a JSON object")
-    kind = raw.get("type")
-    model = ACTIONS.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(ACTIONS))
-    body = {key: raw[key] for key in model.model_fields if key in raw}
-    body.update(type=kind, seat=seat)
-    try:
-        return model.model_validate(body)  # type: ignore[return-value]
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = ".".join(str(part) for part in first["loc"])
-        raise GameError("bad_request", f"{field}: {first['msg']}", field=field) from None

@@ -10,10 +10,13 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from app.games.base import AbortReason, Event, MatchSummary, TimerSummary
+from pydantic import BaseModel, Field
+
+from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
 from app.games.undercover import ending, rules, view
+from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
-from app.games.undercover.commands import Abort, Command, Concede, Join, Timeout, parse_command
+from app.games.undercover.commands import Abort, Command, Concede, Join, Timeout
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
@@ -21,12 +24,34 @@ from app.games.undercover.voting import voters
 from app.games.undercover.wordpairs import default_library
 
 
+class UndercoverSnapshot(BaseModel):
+    """The snapshot fields an undercover match adds to the protocol's."""
+
+    pk_candidates: list[int] | None = Field(default=None, description="the tied seats of a PK round (else [])")
+    wordpair: dict[str, str] | None = Field(
+        default=None, description="god views only (spectators; everyone after the end): `{civilian, undercover}`")
+
+
+ERRORS: Mapping[str, ErrorSpec] = MappingProxyType({
+    "speech_contains_secret_word": ErrorSpec(422, "the text contains your own word"),
+    "speech_looks_like_instruction": ErrorSpec(
+        422, "the text imitates the server, the host or a system message (refused in compete_mode rooms)"),
+})
+
+
 class UndercoverGame:
     """谁是卧底 (spec §2, §4, §5); each member's contract is on `app.protocol.registry.Game`."""
 
     name = "undercover"
-    side_stats: Mapping[str, str] = MappingProxyType(
-        {"civilian": "wins_as_civilian", "undercover": "wins_as_undercover"})
+    errors = ERRORS
+    actions: Mapping[str, type[BaseModel]] = ACTIONS
+    config_model: type[BaseModel] = UndercoverConfig
+    snapshot_model: type[BaseModel] = UndercoverSnapshot
+    secret_fields: tuple[str, ...] = ("wordpair",)
+    sides: tuple[str, ...] = ("civilian", "undercover", "blank")
+    # §15.5's profile fields: a blank shares the undercovers' win, so its wins count as wins_as_undercover.
+    profile_stats: Mapping[str, tuple[str, ...]] = MappingProxyType(
+        {"wins_as_civilian": ("civilian",), "wins_as_undercover": ("undercover", "blank")})
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
         """Spec §2.1's config, with the README's defaults."""
@@ -51,8 +76,8 @@ class UndercoverGame:
         return Join(name=name, display_name=display_name)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
-        """speak, skip, vote, whisper, last_words, guess_word or concede."""
-        return parse_command(dict(raw), seat)
+        """speak, skip, vote, whisper, last_words, guess_word or concede (`actions.ACTIONS`)."""
+        return parse_action(dict(raw), seat)
 
     def concede(self, seat: int) -> Concede:
         """`Concede`."""
@@ -112,6 +137,10 @@ class UndercoverGame:
     def allowed_actions(self, state: MatchState, seat: int) -> list[dict[str, Any]]:
         """`allowed.allowed_actions`."""
         return allowed_actions(state, seat)
+
+    def seat_sides(self, state: MatchState) -> dict[int, str]:
+        """Each dealt seat's role: civilian, undercover or blank."""
+        return {p.seat: p.role for p in state.players if p.role is not None}
 
     def action_response(self, state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
         """The fields after `accepted/seq/phase` (spec §2.3.2, §2.3.3, §2.8)."""

@@ -1,4 +1,4 @@
-"""Parsing HTTP action bodies into commands."""
+"""Parsing HTTP action bodies into commands (`actions.parse_action`)."""
 
 from __future__ import annotations
 
@@ -15,8 +15,8 @@ from app.games.undercover import (
     Speak,
     Vote,
     Whisper,
-    parse_command,
 )
+from app.games.undercover.actions import parse_action as parse_command
 
 
 @pytest.mark.parametrize(
@@ -26,12 +26,12 @@ from app.games.undercover import (
         ({"type": "speak", "text": "hi", "analysis": {"a": 1}}, Speak(seat=2, text="hi", analysis={"a": 1})),
         ({"type": "skip"}, Skip(seat=2)),
         ({"type": "vote", "target_seat": 3}, Vote(seat=2, target_seat=3)),
-        ({"type": "vote", "target_seat": 3, "comment": "x", "spent_ms": 5}, Vote(seat=2, target_seat=3, comment="x")),
+        ({"type": "vote", "target_seat": 3, "comment": "x"}, Vote(seat=2, target_seat=3, comment="x")),
+        ({"type": "skip", "analysis": {"a": 1}, "expected_seq": 4}, Skip(seat=2)),
         ({"type": "whisper", "target_seat": 1, "text": "t"}, Whisper(seat=2, target_seat=1, text="t")),
         ({"type": "last_words", "text": "bye"}, LastWords(seat=2, text="bye")),
         ({"type": "guess_word", "word": "咖啡"}, GuessWord(seat=2, word="咖啡")),
         ({"type": "concede"}, Concede(seat=2)),
-        ({"type": "skip", "seat": 5}, Skip(seat=2)),
     ],
 )
 def test_parses(raw: dict[str, Any], expected: object) -> None:
@@ -55,6 +55,9 @@ def test_parses(raw: dict[str, Any], expected: object) -> None:
         {"type": "speak", "text": "x", "analysis": [1]},
         {"type": "whisper", "text": "x"},
         {"type": "guess_word"},
+        {"type": "skip", "seat": 5},
+        {"type": "vote", "target_seat": 3, "spent_ms": 5},
+        {"type": "speak", "text": "x", "target_seat": 1},
     ],
 )
 def test_bad_request(raw: dict[str, Any]) -> None:
@@ -73,3 +76,10 @@ def test_missing_field_is_named() -> None:
     with pytest.raises(GameError) as caught:
         parse_command({"type": "vote"}, 0)
     assert caught.value.detail["field"] == "target_seat"
+
+
+def test_unknown_field_is_refused_and_named() -> None:
+    with pytest.raises(GameError) as caught:
+        parse_command({"type": "vote", "target_seat": 3, "spent_ms": 5}, 0)
+    assert caught.value.code == "bad_request"
+    assert caught.value.detail["field"] == "spent_ms"

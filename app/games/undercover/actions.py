@@ -1,0 +1,133 @@
+"""The request bodies `POST /action` accepts in an undercover match (spec §2.3), one pydantic model per `type`.
+
+They are the wire shapes: `parse_action` validates a body with the model its `type` names (an unknown field is
+refused with `bad_request`, not dropped) and then builds the rules' command for the acting seat. Every model
+takes the protocol's optional `analysis` and `expected_seq` (the services read the latter before parsing).
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
+
+from app.games.base import GameError
+from app.games.undercover.commands import (
+    Command,
+    Concede,
+    GuessWord,
+    LastWords,
+    Skip,
+    Speak,
+    Vote,
+    Whisper,
+)
+
+_TEXT = ("at most 500 characters (longer → 422 `text_too_long`); must not contain your own word (422 "
+         "`speech_contains_secret_word`); text imitating the server, the host or a system message is flagged "
+         "`instruction_like` on its event, or refused with 422 `speech_looks_like_instruction` in a compete_mode "
+         "room")
+
+
+class _Action(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    analysis: dict[str, Any] | None = Field(
+        default=None, description="optional, at most 4 KB of JSON; public unless `analysis.private` is true")
+    expected_seq: StrictInt | None = Field(
+        default=None, ge=0, description="optional: the `events_total` (or last `seq`) your decision is based on; "
+                                        "if the match has moved past it → 409 `stale_state`")
+
+
+class SpeakAction(_Action):
+    """Describe your word (your turn in `speak_round_N`)."""
+
+    type: Literal["speak"]
+    text: StrictStr = Field(description=_TEXT)
+
+
+class SkipAction(_Action):
+    """Pass your turn in `speak_round_N` (an empty speech)."""
+
+    type: Literal["skip"]
+
+
+class VoteAction(_Action):
+    """Vote a living seat out (`vote_round_N`, once per round)."""
+
+    type: Literal["vote"]
+    target_seat: StrictInt
+    comment: StrictStr | None = Field(default=None, description="public reason, same rules as a speech")
+
+
+class WhisperAction(_Action):
+    """Talk privately to a fellow undercover (only with `config.allow_whisper`)."""
+
+    type: Literal["whisper"]
+    target_seat: StrictInt
+    text: StrictStr = Field(description=_TEXT)
+
+
+class LastWordsAction(_Action):
+    """Say goodbye after being voted out (only with `config.last_words`; next_action `last_words`)."""
+
+    type: Literal["last_words"]
+    text: StrictStr = Field(description=_TEXT)
+
+
+class GuessWordAction(_Action):
+    """A blank voted out names the civilians' word (only with `config.blank_guess`; next_action `guess_word`)."""
+
+    type: Literal["guess_word"]
+    word: StrictStr = Field(description="the civilians' word")
+
+
+class ConcedeAction(_Action):
+    """Leave the match now; your role is revealed (the same as `POST /concede`)."""
+
+    type: Literal["concede"]
+
+
+ACTIONS: MappingProxyType[str, type[_Action]] = MappingProxyType({
+    "speak": SpeakAction,
+    "vote": VoteAction,
+    "skip": SkipAction,
+    "whisper": WhisperAction,
+    "last_words": LastWordsAction,
+    "guess_word": GuessWordAction,
+    "concede": ConcedeAction,
+})
+
+
+def parse_action(raw: Any, seat: int) -> Command:
+    """A `POST /action` body as `seat`'s command; `GameError("bad_request")` naming the first bad field."""
+    if not isinstance(raw, dict):
+        raise GameError("bad_request", "the action body must be a JSON object")
+    kind = raw.get("type")
+    model = ACTIONS.get(kind) if isinstance(kind, str) else None
+    if model is None:
+        raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(ACTIONS))
+    try:
+        body = model.model_validate(raw)
+    except ValidationError as exc:
+        errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+        field = ".".join(str(part) for part in errors[0]["loc"])
+        raise GameError("bad_request", f"{kind}: {field}: {errors[0]['msg']}", field=field, errors=errors) from None
+    return _command(body, seat)
+
+
+def _command(body: _Action, seat: int) -> Command:
+    if isinstance(body, SpeakAction):
+        return Speak(seat=seat, text=body.text, analysis=body.analysis)
+    if isinstance(body, VoteAction):
+        return Vote(seat=seat, target_seat=body.target_seat, comment=body.comment, analysis=body.analysis)
+    if isinstance(body, WhisperAction):
+        return Whisper(seat=seat, target_seat=body.target_seat, text=body.text)
+    if isinstance(body, LastWordsAction):
+        return LastWords(seat=seat, text=body.text)
+    if isinstance(body, GuessWordAction):
+        return GuessWord(seat=seat, word=body.word)
+    if isinstance(body, SkipAction):
+        return Skip(seat=seat)
+    return Concede(seat=seat)
