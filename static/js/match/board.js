@@ -142,7 +142,7 @@ export function renderBoard(model) {
   header(model);
   ui.grid.dataset.stage = model.stage;
   if (ui.unlock) ui.unlock.hidden = !(state.snap && state.snap.viewer_role === "anonymous" && !M.isTerminal(state.snap.status));
-  const phase = T[`phase_${stepOf(model.stage)}`] || model.phase;
+  const phase = T[`phase_${model.stage}`] || T[`phase_${stepOf(model.stage)}`] || model.phase;
   document.title = `${model.round ? `${format(T.round_counter, { n: model.round })} · ${phase}` : phase} · ${baseTitle}`;
   players(model, ctx);
   game.votes(ui, model, state.view);
