@@ -4,6 +4,7 @@ game whose module cannot be loaded is still shown by the generic one, and both h
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 
 import httpx
@@ -99,16 +100,23 @@ async def test_a_game_whose_module_fails_is_shown_by_the_generic_one(server: Ser
     await _fits_the_width(page)
 
 
-async def test_the_replay_on_a_phone(server: Server, api: httpx.AsyncClient, phone: Watched) -> None:
+async def test_live_and_replay_on_a_phone(server: Server, api: httpx.AsyncClient, phone: Watched) -> None:
     page = phone.page
     table = Table(api, 5, n_undercover=1, last_words=True)
     await table.open()
-    final = await table.play()
-    rounds = final["round_index"]
     await page.goto(f"{server.base_url}/match/{table.match_id}")
-    await expect(page.locator("#replay")).to_be_visible()
-    await expect(page.locator("#wordpair")).to_contain_text(final["result"]["wordpair"]["civilian"])
+    speaker = (await table.snap(None))["current_speaker_seat"]
+    card = page.locator(f'#players .player[data-seat="{speaker}"]')
+    await expect(card).to_have_attribute("data-speaking", "true")
+    await expect(card.locator(".countdown")).to_have_text(re.compile(r"^\d+:\d\d$"))
     await _fits_the_width(page)
+
+    final = await table.play()
+    await expect(page.locator("#winner")).to_be_visible(timeout=FAST * 5)
+    await expect(page.locator("#wordpair")).to_contain_text(final["result"]["wordpair"]["civilian"])
+    await expect(page.locator("#replay")).to_be_visible()
+    await _fits_the_width(page)
+    rounds = final["round_index"]
     for n in range(1, rounds + 1):
         await page.click("#replay-next")
         await expect(page.locator("#replay-label")).to_have_attribute("data-round", str(n))
