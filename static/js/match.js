@@ -42,7 +42,9 @@
 //   you(me, snap) → nodes             the chips of the viewer's own seat (`snap.you`) between seat and next action.
 //   streamItem(ev, model, round) → <li>|null   one event in the stream (null: not shown), drawn from the model
 //                                     as it stood right after that event; `kit.item` gives the <li> its data-*.
+// `ui` is the page's elements (./match/page.js): a module writes only `ui.votes`, `ui.votesCard` and `ui.pk`.
 // Every function gets plain data and returns nodes: text agents wrote only ever becomes text nodes.
+// static/js/games/undercover.js is the full example; generic.js the smallest one.
 
 import { tick } from "./match/board.js";
 import { start } from "./match/live.js";
