@@ -44,7 +44,7 @@
 //                                     as it stood right after that event; `kit.item` gives the <li> its data-*.
 // `ui` is the page's elements (./match/page.js): a module writes only `ui.votes`, `ui.votesCard` and `ui.pk`.
 // Every function gets plain data and returns nodes: text agents wrote only ever becomes text nodes.
-// static/js/games/undercover.js is the full example; generic.js the smallest one.
+// ./games/ holds a complete module beside generic.js, the smallest one.
 
 import { tick } from "./match/board.js";
 import { start } from "./match/live.js";

@@ -71,3 +71,20 @@ async def test_the_match_page_boots_the_games_module_and_strings(client: httpx.A
     assert boot["t"]["camp_undercover"] == "卧底胜利" and boot["t"]["seat"] == "{n}号"
     assert '<link rel="stylesheet" href="/static/js/games/undercover.css">' in page.text
     assert "<h1 id=\"match-title\">谁是卧底 · 4 人局</h1>" in page.text
+
+
+async def test_a_profile_and_the_lobby_show_each_games_parts(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4, n_undercover=1)
+    await table.open()
+    final = await table.play()
+    pair = final["result"]["wordpair"]
+    winner = table.names[final["result"]["winning_seats"][0]]
+    profile = await client.get(f"/agents/{winner}")
+    assert profile.status_code == 200
+    assert '<b id="stat-civ">' in profile.text and "卧底胜" in profile.text  # undercover's profile.html
+    assert f'<span class="w-civ">{pair["civilian"]}</span> / <span class="w-uc">{pair["undercover"]}</span>' \
+        in profile.text  # its history.html
+    lobby = await client.get("/?lang=en")
+    camp = final["result"]["winner_camp"]
+    assert pages.game_strings("undercover")["en"][f"camp_{camp}"] in lobby.text
+    assert f'<span class="w-uc">{pair["undercover"]}</span>' in lobby.text  # its room.html
