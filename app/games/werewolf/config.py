@@ -89,12 +89,14 @@ class WerewolfConfig(BaseModel):
         if data.get("max_rounds") is None:
             data["max_rounds"] = n
         roles = data.get("roles")
-        if roles is None:
+        if roles is None and f"{n}p" in PRESETS:
             roles = f"{n}p"
         if isinstance(roles, str):
             if roles not in PRESETS:
                 raise _bad("roles", f"unknown preset {roles!r}; presets: {', '.join(PRESETS)}")
             data["roles"] = dict(PRESETS[roles])
+        elif roles is None:
+            data.pop("roles", None)
         return data
 
     @model_validator(mode="after")

@@ -13,6 +13,7 @@ from app.games.werewolf.commands import (
     Join,
     LastWords,
     NightAction,
+    NightActionName,
     Shoot,
     Skip,
     Speak,
@@ -102,15 +103,15 @@ class Table:
         for wolf in self.wolves:
             if self.state.stage != "night" or self.state.night.wolves_done:
                 break
-            action = "pass" if target is None else "kill"
+            action: NightActionName = "pass" if target is None else "kill"
             self.do(NightAction(seat=wolf, action=action, target_seat=target))
 
-    def act(self, role: str, action: str, target: int | None = None) -> list[dict[str, Any]]:
-        """The living holder of `role` sends a night action."""
-        return self.do(NightAction(seat=self.one(role), action=action, target_seat=target))  # type: ignore[arg-type]
+    def act(self, role: str, action: NightActionName, target: int | None = None) -> list[dict[str, Any]]:
+        """The holder of `role` sends a night action."""
+        return self.do(NightAction(seat=self.one(role), action=action, target_seat=target))
 
     def night(self, kill: int | None, *, check: int | None = None, guard: int | None = None,
-              witch: tuple[str, int | None] | None = ("pass", None)) -> None:
+              witch: tuple[NightActionName, int | None] | None = ("pass", None)) -> None:
         """One whole night: the guard and the seer act (or pass), the wolves kill, the witch acts."""
         if self.seats("guard"):
             self.act("guard", "pass" if guard is None else "guard", guard)
