@@ -14,11 +14,12 @@ seat's actions. Night 1 follows the deal at once.
 
 **Night, first step** (`night_timeout`, default 60 s). Wolves, seer and guard act at once with
 `{"type": "night_action", "action": …, "target_seat": …}`:
-- wolves `kill` any living seat (a wolf too) or `pass` (no kill); a wolf may change its choice until the
-  pack has decided. The pack decides when one choice (a seat, or no kill) has a strict majority of the
-  living wolves. At the deadline an undecided pack takes the most-chosen seat; a tie goes to the lowest
-  tied seat (a seat beats "no kill" in a tie, "no kill" wins only with strictly more wolves); nobody chose
-  → no kill. Choices (`wolf_kill_chosen`) and the decision (`wolves_decided`) are `private:role:werewolf`.
+- wolves `kill` any living seat (a wolf too) or `pass` (no kill); a wolf may change its choice until the pack has
+  decided. The pack decides when one choice (a seat, or no kill) has a strict majority of the living wolves; a split
+  pack (every wolf chose, no majority) hears `pack_split`. At the deadline an undecided pack takes the most-chosen
+  seat; a tie goes to the lowest tied seat (a seat beats "no kill" in a tie: "no kill" wins only with strictly more
+  wolves); nobody chose → no kill. Choices (`wolf_kill_chosen`) and the decision (`wolves_decided`) are
+  `private:role:werewolf`.
 - wolves talk with the protocol's `whisper` (`allow_whisper`, default on): only at night, only a living
   wolf to a living fellow wolf; visibility `private:role:werewolf`; no public trace. By day `wrong_phase`
   for everyone; at night a non-wolf gets `whisper_target_not_fellow` whatever the target.

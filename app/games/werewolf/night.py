@@ -3,8 +3,9 @@
 - Each living wolf sends `kill` (any living seat, a wolf too) or `pass` (no kill); a wolf may change its
   choice until the pack has decided. The pack decides as soon as one choice (a seat, or no kill) holds a
   strict majority of the living wolves. Every choice and the decision are `private:role:werewolf`.
-- At `night_timeout` an undecided pack takes the most-chosen seat among the choices made; a tie goes to
-  the lowest tied seat (a seat beats "no kill" in a tie); no choice at all is no kill. A silent seer or
+- When every living wolf has chosen and no choice has a majority, the pack hears `pack_split` (the choices) and
+  may still change. At `night_timeout` an undecided pack takes the most-chosen seat among the choices made; a tie
+  goes to the lowest tied seat (a seat beats "no kill" in a tie); no choice at all is no kill. A silent seer or
   guard does nothing that night.
 - The seer checks one living seat other than herself and learns its camp at once (`seer_result`,
   `private:seat:N`). The guard protects one living seat (himself too), never the seat he protected the
@@ -104,6 +105,9 @@ def settle_by_majority(step: Step) -> Transition:
     agreed = [target for target, n in choices.items() if 2 * n > len(wolves)]
     if agreed and not state.night.wolves_done:
         _decide(step, agreed[0], "majority")
+    elif not state.night.wolves_done and wolves and all(seat in state.night.wolf_choices for seat in wolves):
+        step.emit("pack_split", "private:role:werewolf", round=state.round_index,
+                  choices={str(s): state.night.wolf_choices[s] for s in wolves})
     return step_over(state)
 
 

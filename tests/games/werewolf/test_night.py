@@ -38,6 +38,9 @@ def test_two_wolves_must_agree() -> None:
     t.do(NightAction(seat=b, action="kill", target_seat=t.good[1]))
     assert not t.state.night.wolves_done
     assert t.state.night.step == "wolves"
+    split = t.last("pack_split")
+    assert split["visibility"] == "private:role:werewolf" and split["choices"] == {
+        str(a): t.good[0], str(b): t.good[1]}
 
 
 def test_at_the_deadline_a_split_pack_takes_the_lowest_tied_seat() -> None:
