@@ -121,7 +121,8 @@ class WerewolfGame:
         return allowed_actions(state, seat)
 
     def action_response(self, state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
-        """`match_status`; speech progress; votes in and your vote; the round's result; `result` at the end."""
+        """`match_status`; speech progress; votes in and your vote; the round's result; what the seat's night
+        action taught it (`seer_result`, `pack_decision`, `pack_split`); `result` at the end."""
         body: dict[str, Any] = {"match_status": state.status}
         if any(e["type"] in ("speech_posted", "speech_skipped") and e.get("seat") == seat for e in events):
             body["next_speaker_seat"] = state.current_speaker_seat
@@ -132,6 +133,19 @@ class WerewolfGame:
                 body["round_result"] = {k: v for k, v in event.items() if k not in ("seq", "type", "visibility", "ts")}
             if event["type"] == "vote_tied":
                 body["tie"] = {k: event[k] for k in ("tied_seats", "vote_breakdown", "next")}
+        if seat is not None:
+            body.update(_night_answers(state, seat, events))
         if state.result is not None:
             body["result"] = state.result
         return body
+
+
+_NIGHT_ANSWERS = {"seer_result": "seer_result", "wolves_decided": "pack_decision", "pack_split": "pack_split",
+                  "witch_informed": "witch_informed"}
+
+
+def _night_answers(state: MatchState, seat: int, events: list[Event]) -> dict[str, Any]:
+    """What the acting seat learnt at night from its own action, taken only from events it may see."""
+    mine = {"public", f"private:seat:{seat}", *(f"private:role:{r}" for r in view.role_set(state, seat))}
+    return {_NIGHT_ANSWERS[e["type"]]: {k: v for k, v in e.items() if k not in ("seq", "type", "visibility", "ts")}
+            for e in events if e["type"] in _NIGHT_ANSWERS and e["visibility"] in mine}

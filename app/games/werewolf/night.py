@@ -94,7 +94,12 @@ def _wolf_choice(step: Step, cmd: NightAction) -> Transition:
     state.night.wolf_choices[cmd.seat] = target
     step.emit("wolf_kill_chosen", "private:role:werewolf", seat=cmd.seat, round=state.round_index,
               target_seat=target)
-    return settle_by_majority(step)
+    nxt = settle_by_majority(step)
+    wolves = state.alive_with("werewolf")
+    if not state.night.wolves_done and all(seat in state.night.wolf_choices for seat in wolves):
+        step.emit("pack_split", "private:role:werewolf", round=state.round_index,
+                  choices={str(s): state.night.wolf_choices[s] for s in wolves})
+    return nxt
 
 
 def settle_by_majority(step: Step) -> Transition:
@@ -105,9 +110,6 @@ def settle_by_majority(step: Step) -> Transition:
     agreed = [target for target, n in choices.items() if 2 * n > len(wolves)]
     if agreed and not state.night.wolves_done:
         _decide(step, agreed[0], "majority")
-    elif not state.night.wolves_done and wolves and all(seat in state.night.wolf_choices for seat in wolves):
-        step.emit("pack_split", "private:role:werewolf", round=state.round_index,
-                  choices={str(s): state.night.wolf_choices[s] for s in wolves})
     return step_over(state)
 
 

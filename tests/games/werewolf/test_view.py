@@ -4,13 +4,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.werewolf import NightAction, Shoot, players_view, public_fields, you_view
+from app.games.werewolf import (
+    Command,
+    MatchState,
+    NightAction,
+    Shoot,
+    WerewolfConfig,
+    players_view,
+    public_fields,
+    you_view,
+)
 from app.games.werewolf.game import WerewolfGame
 from app.games.werewolf.view import god_fields
+from app.protocol.registry import Game
 
 from .helpers import Table
 
 GAME = WerewolfGame()
+TYPED: Game[WerewolfConfig, MatchState, Command] = GAME  # mypy checks the structural fit
 
 
 def types(actions: list[dict[str, Any]]) -> list[tuple[str, str | None]]:
@@ -109,3 +120,15 @@ def test_action_response_of_a_vote() -> None:
     events = t.do(GAME.parse_action({"type": "vote", "target_seat": t.state.living_seats()[1]}, seat))
     body = GAME.action_response(t.state, seat, events)
     assert body["match_status"] == "in_progress" and body["votes_in"] == "1/6"
+
+
+def test_action_response_tells_the_actor_only_what_it_may_see() -> None:
+    t = Table.started()
+    a, b = t.wolves
+    seer = t.one("seer")
+    events = t.do(GAME.parse_action({"type": "night_action", "action": "check", "target_seat": a}, seer))
+    assert GAME.action_response(t.state, seer, events)["seer_result"]["camp"] == "werewolf"
+    t.do(NightAction(seat=a, action="kill", target_seat=seer))
+    events = t.do(NightAction(seat=b, action="kill", target_seat=seer))
+    assert GAME.action_response(t.state, b, events)["pack_decision"]["target_seat"] == seer
+    assert "pack_decision" not in GAME.action_response(t.state, seer, events)
