@@ -73,7 +73,7 @@ night its wolf choice is withdrawn and a night role that left is no longer waite
 passes on and votes by or for it are void (those voters vote again). **Abort**: as undercover.
 
 **Actions** (`commands.ACTIONS`): `night_action` (`kill`, `check`, `guard`, `save`, `poison`, `pass`),
-`speak`, `skip`, `vote`, `whisper`, `last_words`, `shoot`; `concede` has its own endpoint.
+`speak`, `skip`, `vote`, `whisper`, `last_words`, `shoot`, `concede` (also `POST /concede`).
 **`you.next_action`**: the spec's `speak`, `vote`, `wait_for_speak_round`, `wait_for_vote_resolution`,
 `wait_for_next_phase`, `eliminated`, `none`, plus `night_action`, `shoot`, `last_words`; `your_turn` is true
 for those five acting values. A wolf that has chosen waits (`wait_for_next_phase`) but may still change.

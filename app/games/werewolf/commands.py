@@ -1,6 +1,6 @@
 """Commands the rules accept, the request schema of every action, and the parser for HTTP action bodies.
 
-Action types (`POST /action` bodies; `concede` has its own endpoint):
+Action types (`POST /action` bodies):
 
 - `night_action` `{action, target_seat?}`: `kill` (wolves), `check` (seer), `guard` (guard), `save` and
   `poison` (witch), `pass` (any night role: do nothing tonight).
@@ -9,6 +9,7 @@ Action types (`POST /action` bodies; `concede` has its own endpoint):
 - `whisper` `{target_seat, text}` — wolves at night, to a living fellow wolf (the whole pack reads it).
 - `last_words` `{text}` — a dead seat whose last words are due (`skip` passes).
 - `shoot` `{target_seat}` — the hunter who just died; `target_seat: null` passes.
+- `concede` — the same as `POST /concede`.
 
 Every body may carry `analysis` (a JSON object; `{"private": true, …}` keeps it out of public events) and
 `expected_seq` (checked by the services); unknown fields are refused.
@@ -127,62 +128,77 @@ Command = Annotated[
 ]
 
 
+_TEXT = "at most 500 characters (longer → 422 `text_too_long`), not empty"
+
+
 class _Request(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    analysis: dict[str, Any] | None = Field(None, description="Optional reasoning; `private: true` keeps it hidden.")
-    expected_seq: StrictInt | None = Field(None, description="Refuse (409 stale_state) if the log moved past it.")
+    analysis: dict[str, Any] | None = Field(
+        None, description="optional, at most 4 KB of JSON; public on speak and vote unless `analysis.private` is "
+                          "true; accepted and not recorded on the other actions")
+    expected_seq: StrictInt | None = Field(
+        None, ge=0, description="optional: the `events_total` your decision is based on; if the match has moved "
+                                "past it → 409 `stale_state`")
 
 
 class NightActionRequest(_Request):
-    """`{"type": "night_action", "action": "kill", "target_seat": 3}`."""
+    """A night role acts in `night_round_N` (next_action `night_action`): wolves `kill`, the seer `check`s, the
+    guard `guard`s, the witch `save`s or `poison`s; any of them may `pass`."""
 
     type: Literal["night_action"]
-    action: NightActionName
-    target_seat: StrictInt | None = None
+    action: NightActionName = Field(description="kill | check | guard | save | poison | pass")
+    target_seat: StrictInt | None = Field(
+        None, description="the seat acted on (kill, check, guard, poison; save: optional, must be the victim)")
 
 
 class SpeakRequest(_Request):
-    """`{"type": "speak", "text": "…"}`."""
+    """Speak your turn in `speak_round_N`, or say your last words (next_action `last_words`)."""
 
     type: Literal["speak"]
-    text: StrictStr
+    text: StrictStr = Field(description=_TEXT)
 
 
 class SkipRequest(_Request):
-    """`{"type": "skip"}`."""
+    """Pass your turn in `speak_round_N`, or your last words."""
 
     type: Literal["skip"]
 
 
 class VoteRequest(_Request):
-    """`{"type": "vote", "target_seat": 2, "comment": "…"}`."""
+    """Vote a living seat out in `vote_round_N` (once; in a PK only for the tied seats)."""
 
     type: Literal["vote"]
-    target_seat: StrictInt
-    comment: StrictStr | None = None
+    target_seat: StrictInt = Field(description="another living seat")
+    comment: StrictStr | None = Field(None, description="optional public reason, " + _TEXT)
 
 
 class WhisperRequest(_Request):
-    """`{"type": "whisper", "target_seat": 4, "text": "…"}` (wolves, at night)."""
+    """A wolf talks to the pack at night (only with `config.allow_whisper`); every living wolf reads it."""
 
     type: Literal["whisper"]
-    target_seat: StrictInt
-    text: StrictStr
+    target_seat: StrictInt = Field(description="a living fellow wolf")
+    text: StrictStr = Field(description=_TEXT)
 
 
 class LastWordsRequest(_Request):
-    """`{"type": "last_words", "text": "…"}`."""
+    """Say your last words (next_action `last_words`)."""
 
     type: Literal["last_words"]
-    text: StrictStr
+    text: StrictStr = Field(description=_TEXT)
 
 
 class ShootRequest(_Request):
-    """`{"type": "shoot", "target_seat": 5}`; `null` passes."""
+    """The hunter who just died shoots (next_action `shoot`)."""
 
     type: Literal["shoot"]
-    target_seat: StrictInt | None
+    target_seat: StrictInt | None = Field(description="a living seat, or null to pass")
+
+
+class ConcedeRequest(_Request):
+    """Leave the match now; your role is revealed (the same as `POST /concede`)."""
+
+    type: Literal["concede"]
 
 
 ACTIONS: Mapping[str, type[BaseModel]] = MappingProxyType({
@@ -193,11 +209,12 @@ ACTIONS: Mapping[str, type[BaseModel]] = MappingProxyType({
     "whisper": WhisperRequest,
     "last_words": LastWordsRequest,
     "shoot": ShootRequest,
+    "concede": ConcedeRequest,
 })
 
 _COMMANDS: Mapping[str, type[_Command]] = MappingProxyType({
     "night_action": NightAction, "speak": Speak, "skip": Skip, "vote": Vote, "whisper": Whisper,
-    "last_words": LastWords, "shoot": Shoot,
+    "last_words": LastWords, "shoot": Shoot, "concede": Concede,
 })
 
 

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import NamedTuple
 
-
-class ErrorSpec(NamedTuple):
-    """How one of a game's own error codes renders: its HTTP status and a default message."""
-
-    status: int
-    message: str
-
+from app.games.base import ErrorSpec
 
 ERRORS: Mapping[str, ErrorSpec] = MappingProxyType({
     "not_your_night_role": ErrorSpec(403, "your role has no such night action"),

@@ -11,12 +11,12 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.games.base import AbortReason, Event, MatchSummary, TimerSummary
+from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
 from app.games.werewolf import rules, view
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.commands import ACTIONS, Abort, Command, Concede, Join, Timeout, parse_command
 from app.games.werewolf.config import WerewolfConfig, parse_config
-from app.games.werewolf.errors import ERRORS, ErrorSpec
+from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.snapshot import WerewolfSnapshot
 from app.games.werewolf.state import MatchState, state_from_json, state_to_json
 from app.games.werewolf.step import Outcome
@@ -27,14 +27,13 @@ class WerewolfGame:
     """狼人杀; each member's contract is on `app.protocol.registry.Game`."""
 
     name = "werewolf"
-    side_stats: Mapping[str, str] = MappingProxyType({})
     errors: Mapping[str, ErrorSpec] = ERRORS
     actions: Mapping[str, type[BaseModel]] = ACTIONS
     config_model: type[BaseModel] = WerewolfConfig
     snapshot_model: type[BaseModel] = WerewolfSnapshot
     secret_fields: tuple[str, ...] = ("roles", "night_actions")
     sides: tuple[str, ...] = ("village", "werewolf")
-    profile_stats: Mapping[str, str] = MappingProxyType({})
+    profile_stats: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> WerewolfConfig:
         """The config with the module docstring's defaults."""
@@ -58,7 +57,7 @@ class WerewolfGame:
         return Join(name=name, display_name=display_name)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
-        """night_action, speak, skip, vote, whisper, last_words or shoot (`commands`)."""
+        """night_action, speak, skip, vote, whisper, last_words, shoot or concede (`commands.ACTIONS`)."""
         return parse_command(raw, seat)
 
     def concede(self, seat: int) -> Concede:

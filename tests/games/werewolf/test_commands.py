@@ -7,12 +7,12 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.werewolf import NightAction, Shoot, Speak, Vote, parse_command
+from app.games.werewolf import Concede, NightAction, Shoot, Speak, Vote, parse_command
 from app.games.werewolf.commands import ACTIONS
 
 
 def test_every_action_model_names_its_type_and_forbids_extra_fields() -> None:
-    assert set(ACTIONS) == {"night_action", "speak", "skip", "vote", "whisper", "last_words", "shoot"}
+    assert set(ACTIONS) == {"night_action", "speak", "skip", "vote", "whisper", "last_words", "shoot", "concede"}
     for name, model in ACTIONS.items():
         schema = model.model_json_schema()
         assert schema["properties"]["type"]["const"] == name
@@ -28,6 +28,7 @@ def test_bodies_become_commands_for_the_seat() -> None:
     assert parse_command({"type": "vote", "target_seat": 0, "comment": "狼"}, 4) == Vote(
         seat=4, target_seat=0, comment="狼")
     assert parse_command({"type": "shoot", "target_seat": None}, 5) == Shoot(seat=5, target_seat=None)
+    assert parse_command({"type": "concede"}, 1) == Concede(seat=1)
 
 
 @pytest.mark.parametrize("body", [
@@ -40,7 +41,8 @@ def test_bodies_become_commands_for_the_seat() -> None:
     {"type": "night_action", "action": "kill", "target": 1},
     {"type": "speak"},
     {"type": "shoot"},
-    {"type": "concede"},
+    {"type": "concede", "seat": 3},
+    {"type": "speak", "text": "x", "expected_seq": -1},
 ])
 def test_bad_bodies_are_bad_requests_with_field_errors(body: dict[str, Any]) -> None:
     with pytest.raises(GameError) as caught:
