@@ -21,7 +21,9 @@
 // own events: player_joined, player_conceded, match_finished, match_aborted), `raw`, and `ballotView`.
 // `page` has:
 //   steps: [step]                     the phase bar, "waiting" first, "finished" last (labels `phase_<step>`).
-//   stepOf?(stage) → step             which step a stage lights (default: the stage itself; aborted → finished).
+//   stepOf?(stage, model) → step      which step a stage lights (default: the stage itself; aborted → finished);
+//                                     `model` tells a stage that follows more than one step (last words after
+//                                     the night or after the vote) where it is.
 //   configLine(config) → string       the line under the title.
 //   roundLabel?(model) → string       the round chip once round ≥ 1 (default "round n").
 //   header?(ui, model)                anything else in the header (`ui.pk`, hidden by the shell first).

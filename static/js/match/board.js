@@ -13,7 +13,7 @@ export function whenRendered(draw) {
 }
 
 const { seatLabel } = kit;
-const stepOf = (stage) => (game.stepOf ? game.stepOf(stage) : stage === "aborted" ? "finished" : stage);
+const stepOf = (stage, model) => (game.stepOf ? game.stepOf(stage, model) : stage === "aborted" ? "finished" : stage);
 
 function viewerLabel() {
   const snap = state.snap;
@@ -44,7 +44,7 @@ function header(model) {
   drawSteps();
   ui.phase.dataset.stage = model.stage;
   const steps = game.steps;
-  const at = steps.indexOf(stepOf(model.stage));
+  const at = steps.indexOf(stepOf(model.stage, model));
   for (const li of ui.phase.children) {
     const mine = steps.indexOf(li.dataset.step);
     li.className = mine === at ? "on" : mine < at ? "done" : "";
@@ -142,7 +142,7 @@ export function renderBoard(model) {
   header(model);
   ui.grid.dataset.stage = model.stage;
   if (ui.unlock) ui.unlock.hidden = !(state.snap && state.snap.viewer_role === "anonymous" && !M.isTerminal(state.snap.status));
-  const phase = T[`phase_${model.stage}`] || T[`phase_${stepOf(model.stage)}`] || model.phase;
+  const phase = T[`phase_${model.stage}`] || T[`phase_${stepOf(model.stage, model)}`] || model.phase;
   document.title = `${model.round ? `${format(T.round_counter, { n: model.round })} · ${phase}` : phase} · ${baseTitle}`;
   players(model, ctx);
   game.votes(ui, model, state.view);
@@ -152,14 +152,22 @@ export function renderBoard(model) {
   tick();
 }
 
+// Where a smooth scroll to the bottom is heading while it runs: a burst of events (a night's worth arrives in one
+// long-poll) keeps following the stream instead of stopping after the first item.
+let heading = null;
+ui.stream.addEventListener("scrollend", () => { heading = null; });
+
 export function appendItem(ev, model, round) {
   const node = game.streamItem(ev, model, round);
   if (!node) return false;
   const list = ui.stream;
-  const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
+  const nearBottom = list.scrollHeight - Math.max(list.scrollTop, heading ?? 0) - list.clientHeight < 120;
   list.append(node);
   ui.streamEmpty.hidden = true;
-  if (nearBottom) list.scrollTo({ top: list.scrollHeight, behavior: "smooth" });
+  if (nearBottom) {
+    heading = list.scrollHeight - list.clientHeight;
+    list.scrollTo({ top: list.scrollHeight, behavior: "smooth" });
+  }
   return true;
 }
 
