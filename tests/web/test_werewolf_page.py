@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 from collections.abc import AsyncIterator
 from typing import Any
@@ -366,3 +367,65 @@ async def test_the_lobby_and_a_profile_draw_werewolfs_parts(server: Server, api:
     await expect(page.locator("#stat-ww-werewolf")).to_have_text("0")
     row = page.locator(f'#recent .history-row[data-match="{table.match_id}"]')
     await expect(row.locator(".role-seer")).to_have_text(ZH["role_seer"])
+
+
+def _random_body(option: dict[str, Any], rng: random.Random, seat: int) -> dict[str, Any]:
+    body: dict[str, Any] = {"type": option["type"]}
+    if "action" in option:
+        body["action"] = option["action"]
+    if option.get("targets"):
+        body["target_seat"] = rng.choice(option["targets"])
+    elif option["type"] == "shoot":
+        body["target_seat"] = None
+    if option["type"] in ("speak", "last_words", "whisper"):
+        body["text"] = f"seat {seat} says <b>{rng.randrange(1000)}</b>"
+    return body
+
+
+async def test_a_random_twelve_seat_game_draws_every_event(server: Server, api: httpx.AsyncClient,
+                                                           spectator: Watched, anonymous_phone: Watched) -> None:
+    """Agents that send only what `allowed_actions` offers play a 12-seat game (guard, hunter, cards shown on
+    death) to the end; the god view's stream holds one item per drawn event of the log, and both pages end on the
+    roster."""
+    table = WerewolfTable(api, 12, reveal_role_on_death="role", night_timeout=600, speak_timeout=600,
+                          vote_timeout=900)
+    await table.open()
+    god, anon = spectator.page, anonymous_phone.page
+    await god.goto(f"{server.base_url}/match/{table.match_id}")
+    await anon.goto(f"{server.base_url}/match/{table.match_id}?lang=en")
+    rng = random.Random(12)
+    for _ in range(3000):
+        snaps = await asyncio.gather(*(table.snap(seat) for seat in range(table.n)))
+        if snaps[0]["status"] != "in_progress":
+            break
+        options = {seat: [a for a in s["you"]["allowed_actions"] if a["type"] != "concede"]
+                   for seat, s in enumerate(snaps)}
+        # Everyone whose turn it is acts at once (one wolf at a time, so a pack never races itself); when nobody's
+        # turn is due (a split pack), one seat that may still act changes its mind.
+        due = [seat for seat, snap in enumerate(snaps) if snap["you"]["your_turn"] and options[seat]]
+        wolves = [seat for seat in due if snaps[seat]["you"]["role"] == "werewolf"]
+        movers = [seat for seat in due if seat not in wolves] + ([rng.choice(wolves)] if wolves else [])
+        movers = movers or [rng.choice([seat for seat, offered in options.items() if offered])]
+        await asyncio.gather(*(table.ok(seat, _random_body(rng.choice(options[seat]), rng, seat)) for seat in movers))
+    final = await table.snap(None)
+    assert final["status"] == "finished", final["phase"]
+    log = final["public_log"] + final["spectator_log"]
+    counted = {"night_result": "ww-dawn", "speech_posted": "ww-speech", "vote_cast": "ww-vote",
+               "whisper_received": "ww-whisper", "hunter_shot": "ww-hunter-shot", "last_words_posted": "ww-last-words",
+               "seer_result": "ww-seer-result", "night_resolved": "ww-night-resolved"}
+    for page, winner in ((god, ZH), (anon, EN)):
+        await expect(page.locator("#winner")).to_have_text(winner[f"camp_{final['result']['winner_camp']}"],
+                                                           timeout=WAIT)
+        for event, testid in counted.items():
+            await expect(_item(page, testid)).to_have_count(sum(e["type"] == event for e in log))
+        nights = sum(e["type"] == "phase_started" and e["phase"].startswith("night_") for e in log)
+        await expect(_item(page, "ww-night")).to_have_count(nights)
+        guard_acts = sum(e["type"] == "night_action_recorded" and final["result"]["roles"][str(e["seat"])] == "guard"
+                         for e in log)
+        assert guard_acts >= 1  # the guard is woken on night 1 and answers (a protection or a pass)
+        await expect(_item(page, "ww-guard")).to_have_count(guard_acts)
+        for seat, role in final["result"]["roles"].items():
+            await expect(page.locator(f'[data-testid="ww-roster-row"][data-seat="{seat}"]')).to_have_attribute(
+                "data-role", role)
+        assert await page.locator("#stream b").filter(has_text=re.compile(r"^\d+$")).count() == 0  # text, not HTML
+    await _fits_the_width(anon)

@@ -18,7 +18,8 @@
 //   [data-testid="ww-vote"]                      a vote;        [data-testid="ww-exile"]       a vote's result
 //   [data-testid="ww-whisper"]                   a wolf's whisper (only where the viewer may see it)
 //   [data-testid="ww-wolf-choice"]               a wolf's kill choice;  [data-testid="ww-wolves-decided"]  the pack's
-//   [data-testid="ww-seer-result"], [data-testid="ww-witch"], [data-testid="ww-guard"]   the night roles' events
+//   [data-testid="ww-seer-result"], [data-testid="ww-seer-pass"], [data-testid="ww-witch"], [data-testid="ww-guard"]
+//                                                the night roles' events (a witch's or guard's pass included)
 //   [data-testid="ww-night-resolved"]            the god-only account of the night
 //   [data-testid="ww-hunter-shot"]               the hunter's shot (data-target);  [data-testid="ww-hunter-passed"]
 //   [data-testid="ww-roster"], [data-testid="ww-roster-row"]   the roles at the end (a row: data-seat, data-role,
@@ -388,7 +389,7 @@ export default function werewolf(kit) {
     if (ev.action === "guard") return testid(kit.system(ev, round, T.ww_ev_guard, { name, target }, "night-role"), "ww-guard");
     if (ev.action === "save") return testid(kit.system(ev, round, T.ww_ev_save, { name, target }, "night-role"), "ww-witch");
     if (ev.action === "poison") return testid(kit.system(ev, round, T.ww_ev_poison, { name, target }, "night-role"), "ww-witch");
-    const id = role === "witch" ? "ww-witch" : role === "guard" ? "ww-guard" : "ww-seer-result";
+    const id = role === "witch" ? "ww-witch" : role === "guard" ? "ww-guard" : "ww-seer-pass";
     return testid(kit.system(ev, round, T.ww_ev_night_pass, { name, role: roleChip(role) }, "night-role"), id);
   }
 
