@@ -10,6 +10,7 @@ for what the pages show (no sleeps); timeouts are long enough that no timer fire
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import random
 import re
@@ -29,6 +30,7 @@ WAIT = 60_000  # ms: how long a page condition may take on a loaded machine befo
 PHONE: ViewportSize = {"width": 390, "height": 844}
 STRINGS = json.loads((ROOT / "static" / "js" / "games" / "werewolf.json").read_text(encoding="utf-8"))
 ZH, EN = STRINGS["zh"], STRINGS["en"]
+_watchers = itertools.count()
 
 
 class WerewolfTable(Table):
@@ -62,7 +64,8 @@ class WerewolfTable(Table):
 
 
 async def _spectator(browser: Browser, server: Server, api: httpx.AsyncClient) -> AsyncIterator[Watched]:
-    signed = await api.post("/api/owners", json={"username": "ww-watcher", "password": "a long password"})
+    username = f"ww-watcher-{next(_watchers)}"
+    signed = await api.post("/api/owners", json={"username": username, "password": "a long password"})
     assert signed.status_code == 201, signed.text
     api.cookies.clear()  # the agents' requests carry no session: `table.snap(None)` stays anonymous
     context = await browser.new_context(viewport={"width": 1280, "height": 800}, locale="zh-CN")
