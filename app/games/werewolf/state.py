@@ -1,0 +1,157 @@
+"""The state of one werewolf match: plain pydantic data, stored as JSON in the match row.
+
+`phase` is `waiting`, `night_round_N`, `hunter_round_N`, `last_words_round_N`, `speak_round_N`,
+`vote_round_N`, `finished` or `aborted`. `night` holds what the night roles did this night (god
+only); `pending` is the queue of dead seats that still act (the hunter's shot, last words).
+`timer` is the next thing the scheduler must fire; its `token` comes from the monotonic
+`timer_tokens` counter, so a stale `Timeout` never matches a newer timer.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.games.base import MatchStatus
+from app.games.werewolf.config import GODS, Camp, Role, WerewolfConfig, camp_of
+
+TimerKind = Literal["night_expire", "witch_expire", "speak_expire", "vote_expire", "shoot_expire",
+                    "last_words_expire"]
+DeathCause = Literal["killed", "poisoned", "voted", "shot", "conceded"]
+PendingKind = Literal["shoot", "last_words"]
+
+
+class Player(BaseModel):
+    """One seat at the table. `revealed_*` is what the public has been shown of a dead seat."""
+
+    seat: int
+    name: str
+    display_name: str
+    role: Role | None = None
+    alive: bool = True
+    died_in: str | None = None
+    death_cause: DeathCause | None = None
+    revealed_role: Role | None = None
+    revealed_camp: Camp | None = None
+    conceded: bool = False
+
+    @property
+    def camp(self) -> Camp | None:
+        return None if self.role is None else camp_of(self.role)
+
+
+class Night(BaseModel):
+    """What happened in the current night so far. `wolf_choices` maps a wolf to its target (None: no kill)."""
+
+    step: Literal["wolves", "witch"] = "wolves"
+    wolf_choices: dict[int, int | None] = Field(default_factory=dict)
+    wolves_done: bool = False
+    victim: int | None = None
+    seer_done: bool = False
+    seer_target: int | None = None
+    guard_done: bool = False
+    guard_target: int | None = None
+    witch_done: bool = False
+    witch_informed: bool = False
+    saved: bool = False
+    poison_target: int | None = None
+
+
+class SeerCheck(BaseModel):
+    """One of the seer's results: the seat's camp, learnt on night `round`."""
+
+    seat: int
+    round: int
+    camp: Camp
+
+
+class Pending(BaseModel):
+    """A dead seat that still acts: the hunter's shot, or last words. `last_words_for_victim`: a shot
+    from this hunter gives its victim last words too."""
+
+    seat: int
+    kind: PendingKind
+    last_words_for_victim: bool = False
+
+
+class Timer(BaseModel):
+    """The next deadline the scheduler must turn into a `Timeout(token)` command."""
+
+    due: float
+    kind: TimerKind
+    token: int
+
+
+class MatchState(BaseModel):
+    """Everything the rules need to continue a match; JSON in, JSON out."""
+
+    seed: int
+    seq: int = 0
+    config: WerewolfConfig
+    status: MatchStatus = "waiting"
+    phase: str = "waiting"
+    round_index: int = 0
+    players: list[Player] = Field(default_factory=list)
+    night: Night = Field(default_factory=Night)
+    last_guarded: int | None = None
+    antidote: bool = True
+    poison: bool = True
+    seer_checks: list[SeerCheck] = Field(default_factory=list)
+    speaking_order: list[int] = Field(default_factory=list)
+    current_speaker_seat: int | None = None
+    votes: dict[int, int] = Field(default_factory=dict)
+    pk: bool = False
+    pk_candidates: list[int] = Field(default_factory=list)
+    noop_streak: int = 0
+    pending: list[Pending] = Field(default_factory=list)
+    then_night: bool = False
+    deadline_at: float | None = None
+    deadline_ts: int | None = None
+    timer: Timer | None = None
+    timer_tokens: int = 0
+    result: dict[str, Any] | None = None
+
+    @property
+    def stage(self) -> str:
+        """The phase without its round number: waiting, night, hunter, last_words, speak, vote, finished, aborted."""
+        return self.phase.split("_round_")[0]
+
+    def seat(self, seat: int) -> Player | None:
+        """The player in `seat`, or None when there is no such seat."""
+        if 0 <= seat < len(self.players):
+            return self.players[seat]
+        return None
+
+    def living_seats(self) -> list[int]:
+        """Seats still in the game, ascending."""
+        return [p.seat for p in self.players if p.alive]
+
+    def alive_with(self, *roles: Role) -> list[int]:
+        """Living seats holding one of `roles`."""
+        return [p.seat for p in self.players if p.alive and p.role in roles]
+
+    def seats_with(self, *roles: Role) -> list[int]:
+        """All seats (living or not) holding one of `roles`."""
+        return [p.seat for p in self.players if p.role in roles]
+
+    def living_gods(self) -> list[int]:
+        """Living seats holding a god role."""
+        return self.alive_with(*GODS)
+
+    def holder(self, role: Role) -> Player | None:
+        """The living seat holding a one-of role (seer, witch, hunter, guard), or None."""
+        return next((p for p in self.players if p.alive and p.role == role), None)
+
+
+def state_to_json(state: MatchState) -> dict[str, Any]:
+    """The state as a JSON-compatible dict, ready for a JSON column."""
+    return state.model_dump(mode="json")
+
+
+def state_from_json(data: dict[str, Any] | str | bytes) -> MatchState:
+    """Restore a state written by `state_to_json` (a dict, or its JSON text)."""
+    if isinstance(data, str | bytes):
+        data = json.loads(data)
+    return MatchState.model_validate(data)

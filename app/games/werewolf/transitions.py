@@ -1,0 +1,59 @@
+"""What a phase handler says comes next: plain data, opened by the one table in `rules`.
+
+A handler never calls into another phase: it finishes its own work and returns one of these (or
+None: the match waits for the next command, or has ended), and `rules.apply` opens it, which may
+name the next one (an empty queue of dead seats' actions passes straight on to the day).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NightFalls:
+    """Open `night_round_N`: wolves, seer and guard act at once."""
+
+    round_index: int
+
+
+@dataclass(frozen=True)
+class WitchWakes:
+    """The wolves have chosen: the witch (alive, with a potion) learns the victim and acts."""
+
+
+@dataclass(frozen=True)
+class Dawn:
+    """The night is over: resolve it and announce the dead."""
+
+
+@dataclass(frozen=True)
+class NextPending:
+    """Open the next dead seat's action (shot, last words), or move on when none is left."""
+
+
+@dataclass(frozen=True)
+class SpeakRound:
+    """Open `speak_round_N`: every living seat speaks once, in seat order."""
+
+
+@dataclass(frozen=True)
+class PkRound:
+    """A tie under `tie_break=revote`: the tied seats speak again, then the others vote among them."""
+
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class VoteRound:
+    """Open `vote_round_N` (the PK's vote when the PK is on)."""
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    """A living seat conceded and the match goes on: the current phase carries on without it."""
+
+    seat: int
+
+
+Transition = NightFalls | WitchWakes | Dawn | NextPending | SpeakRound | PkRound | VoteRound | SeatLeft | None

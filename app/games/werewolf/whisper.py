@@ -1,0 +1,36 @@
+"""The wolves' night talk: the protocol's `whisper`, only at night, only between living wolves.
+
+With `allow_whisper` (default on). By day every seat gets `wrong_phase`; at night any non-wolf gets
+`whisper_target_not_fellow` whatever the target, so neither error is an oracle for a role. The text
+reaches `private:role:werewolf` (the whole pack, the named seat included); the public sees nothing.
+"""
+
+from __future__ import annotations
+
+from app.games.base import GameError
+from app.games.werewolf.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.werewolf.commands import Whisper
+from app.games.werewolf.state import MatchState
+from app.games.werewolf.step import Step
+from app.games.werewolf.transitions import Transition
+
+
+def fellows(state: MatchState, seat: int) -> list[int]:
+    """The living wolves `seat` may whisper to."""
+    return [s for s in state.alive_with("werewolf") if s != seat]
+
+
+def whisper(step: Step, cmd: Whisper) -> Transition:
+    """Deliver a whisper to the pack."""
+    state = step.state
+    require_in_progress(state, waiting_code="match_not_in_progress")
+    if not state.config.allow_whisper:
+        raise GameError("whisper_not_enabled", "whispers are off in this match")
+    sender = require_living(state, cmd.seat)
+    require_stage(state, "night")
+    text = clean_text(cmd.text)
+    if sender.role != "werewolf" or cmd.target_seat not in fellows(state, cmd.seat):
+        raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow wolf")
+    step.emit("whisper_received", "private:role:werewolf", from_seat=cmd.seat, to_seat=cmd.target_seat,
+              round=state.round_index, text=text)
+    return None
