@@ -37,6 +37,7 @@ class TableRecord:
     silent: int = 0  # turns where the brain sent nothing
     texts: dict[int, list[str]] = field(default_factory=dict)  # seat → every text it sent, in order
     steps: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)  # the whole log (god view), for tests
 
 
 def seat_snapshot(game: AnyGame, state: Any, seat: int, log: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -103,6 +104,7 @@ def play_table(game: AnyGame, raw_config: Mapping[str, Any], personas: Sequence[
         idle.discard(seat)
     result = game.summary(state)["result"] or {}
     record.winner = result.get("winner_camp")
+    record.events = log
     return record
 
 
