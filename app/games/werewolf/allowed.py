@@ -50,7 +50,9 @@ def _night_actions(state: MatchState, player: Player, timed: dict[str, Any]) -> 
         return []
     options = _night_options(state, player)
     rows = [{"type": "night_action", "action": name, "targets": targets, **timed} for name, targets in options]
-    return rows + ([{"type": "night_action", "action": "pass", **timed}] if rows else [])
+    # A witch with no usable potion tonight is still woken: she may always pass.
+    due = rows or player.seat in night.due_seats(state)
+    return rows + ([{"type": "night_action", "action": "pass", **timed}] if due else [])
 
 
 def _night_options(state: MatchState, player: Player) -> list[tuple[str, list[int]]]:
