@@ -34,7 +34,7 @@ def speech(table: Table, style: Voice, rng: random.Random, *, last: bool = False
         parts = _wolf_parts(table, style, rng, last=last)
     else:
         parts = _good_parts(table, style, rng, last=last)
-    return compose(table, style, rng, parts, frame=not last or rng.random() < 0.5)
+    return compose(table, style, rng, parts, frame=not last)
 
 
 def _seer_parts(table: Table, style: Voice, rng: random.Random, *, last: bool) -> list[Part]:
@@ -73,7 +73,7 @@ def _wolf_parts(table: Table, style: Voice, rng: random.Random, *, last: bool) -
         return _fake_seer_parts(table, rng, good, view)
     parts: list[Part] = []
     believed = belief(table)
-    for claimant in table.claims:
+    for claimant in (c for c in table.claims if _fresh(table, c)):
         if claimant in pack:
             parts.append(("believe", {"c": claimant}))
         elif believed.get(claimant, 0.0) > 0.0 and any(claim_hits(table, claimant, pack)) and rng.random() < 0.7:
@@ -121,6 +121,8 @@ def _good_parts(table: Table, style: Voice, rng: random.Random, *, last: bool) -
         parts.append(("defend", {}))
     believed = belief(table)
     for claimant, p in sorted(believed.items(), key=lambda kv: -kv[1]):
+        if not _fresh(table, claimant):
+            continue
         if p >= 0.5:
             parts.append(("believe", {"c": claimant}))
         elif p <= 0.3 and len(believed) > 1:
@@ -136,6 +138,12 @@ def _good_parts(table: Table, style: Voice, rng: random.Random, *, last: bool) -
         if score.get(top, 0.0) >= 1.0:
             parts.append(("suspect", {"t": top}))
     return parts or [("calm", {"d": table.day})]
+
+
+def _fresh(table: Table, seat: int) -> bool:
+    """A claimant still worth a word today: alive, or gone since yesterday."""
+    gone = {**table.night_dead, **table.voted_out, **table.shot}.get(seat)
+    return gone is None or gone >= table.day - 1
 
 
 def _votes_on(table: Table, seat: int, day: int) -> int:

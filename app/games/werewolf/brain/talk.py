@@ -76,4 +76,4 @@ def _fits(template: str, values: dict[str, int]) -> bool:
 
 
 def _end(sentence: str) -> str:
-    return sentence if sentence[-1] in "。！？～" else sentence + "。"
+    return sentence if sentence[-1] in "。！？～…" else sentence + "。"
