@@ -42,6 +42,7 @@ def wolf_target(table: Table, rng: random.Random) -> int | None:
 
 
 def seer_target(table: Table, rng: random.Random) -> int | None:
+    """An unchecked living seat to check tonight, the most suspected one more often than not."""
     offered = [s for s in table.targets("night_action", "check") if s not in table.my_checks]
     if not offered:
         return None
@@ -50,6 +51,7 @@ def seer_target(table: Table, rng: random.Random) -> int | None:
 
 
 def witch_action(table: Table, rng: random.Random) -> dict[str, Any]:
+    """`save`, `poison` or `pass` (one potion a night)."""
     victim = table.night_victim
     if victim is not None and table.offers("night_action", "save"):
         believed = belief(table).get(victim, 0.0)
@@ -65,6 +67,7 @@ def witch_action(table: Table, rng: random.Random) -> dict[str, Any]:
 
 
 def guard_target(table: Table, rng: random.Random) -> int | None:
+    """The seat to protect tonight among the offered ones (never last night's)."""
     offered = table.targets("night_action", "guard")
     if not offered:
         return None
@@ -78,6 +81,7 @@ def guard_target(table: Table, rng: random.Random) -> int | None:
 
 
 def shot(table: Table) -> int | None:
+    """The hunter's target, or None to pass."""
     offered = table.targets("shoot")
     if not offered:
         return None
