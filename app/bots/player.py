@@ -25,6 +25,7 @@ from app.protocol.viewer import TERMINAL
 
 log = logging.getLogger("app.bots")
 
+LLM_GAMES = frozenset({"undercover"})  # the games app.bots.llm has prompts for; the others play the rule brain
 CONTENT_ERRORS = ("speech_contains_secret_word", "speech_looks_like_instruction", "text_too_long", "bad_request")
 
 
@@ -122,7 +123,7 @@ class MatchPlayer:
             return _plain(body)
         deadline = snap.get("deadline_ts")
         left = float(deadline) - time.time() if deadline else 60.0
-        if self.llm is not None:
+        if self.llm is not None and snap.get("game") in LLM_GAMES:
             body = await self.llm.improve(snap, self.persona, body, budget=left - 2.0)
             left = float(deadline) - time.time() if deadline else 60.0
         if self.think > 0:

@@ -36,6 +36,7 @@ import httpx
 from app.bots.llm import LLMBrain
 from app.bots.personas import PERSONAS, Persona, persona_of_handle
 from app.bots.player import BotKeyRejected, BotStats, MatchPlayer, error_code
+from app.games.installed import brains
 
 log = logging.getLogger("app.bots")
 
@@ -192,14 +193,15 @@ class LobbyFiller:
     async def fill_once(self) -> int:
         """One pass over the waiting rooms; returns how many seats bots took."""
         response = await self._http.get("/api/matches", params={"status": "waiting", "sort": "oldest",
-                                                                  "game": "undercover", "limit": 100})
+                                                                  "limit": 100})
         response.raise_for_status()
         taken = 0
         now = time.time()
+        playable = brains()
         for room in response.json()["matches"]:
             if now - _timestamp(room["created_at"]) < self.fill_after:
                 break  # oldest first: every later room is younger still
-            if room.get("seats_open", 0) > 0:
+            if room.get("seats_open", 0) > 0 and room.get("game") in playable:
                 taken += await self._fill_room(room)
         return taken
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import random
 from collections import Counter
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from datetime import datetime
@@ -16,6 +17,7 @@ from app.bots import selfplay
 from app.bots.llm import LLMBrain
 from app.bots.personas import persona_of_handle
 from app.bots.runner import LobbyFiller
+from app.games.installed import brains
 from tests.api.table import Table, lowest_other
 from tests.conftest import _wipe
 from tests.e2e.server import Server, free_port
@@ -102,6 +104,46 @@ async def test_bots_fill_a_waiting_room_and_play_it_to_the_end(server: Server, w
     finally:
         await filler.stop()
     assert not filler.running
+
+
+async def test_bots_fill_a_werewolf_room_and_play_it_to_the_end(server: Server, wiped: None) -> None:
+    decide = brains()["werewolf"]
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0)
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            me = (await client.post("/api/agents", json={"name": "wolf-host"})).json()
+            headers = {"Authorization": f"Bearer {me['api_key']}"}
+            config = {"n_players": 6, "night_timeout": 5, "speak_timeout": 5, "vote_timeout": 5}
+            created = await client.post("/api/matches", json={"game": "werewolf", "config": config}, headers=headers)
+            url = f"/api/matches/{created.json()['match_id']}"
+            await filler.start()
+            snap = (await client.get(url, headers=headers)).json()
+            for _ in range(20):
+                if snap["status"] != "waiting":
+                    break
+                snap = (await client.get(url, params={"wait": 5, "wait_for": "any_change"}, headers=headers)).json()
+            assert snap["status"] == "in_progress", "bots did not fill the werewolf room"
+            assert all(p["is_official"] for p in snap["players"] if p["seat"] != 0)
+            rng = random.Random(7)
+            while snap["status"] == "in_progress":
+                snap = (await client.get(url, params={"wait": 10, "wait_for": "your_turn"}, headers=headers)).json()
+                if snap["status"] == "in_progress" and snap["you"]["your_turn"]:
+                    body = decide(snap, "adai", rng)
+                    assert body is not None
+                    answer = await client.post(f"{url}/action", json=body, headers=headers)
+                    assert answer.status_code == 200, answer.text
+            assert snap["status"] == "finished" and snap["result"]["winner_camp"] in ("village", "werewolf")
+            bot_seats = {p["seat"] for p in snap["players"] if p["seat"] != 0}
+            assert any(e["type"] == "speech_posted" and e["seat"] in bot_seats for e in snap["public_log"])
+
+            async def idle() -> bool:
+                return not filler.busy()
+
+            await _until(idle, 150)
+        assert filler.joins == 5 and filler.stats.games == 5
+        assert sum(filler.stats.errors.values()) == 0, filler.stats.errors
+    finally:
+        await filler.stop()
 
 
 async def test_a_wrong_official_key_turns_the_filler_off(server: Server, wiped: None) -> None:

@@ -63,7 +63,7 @@ def test_register_and_get() -> None:
         registry.register(UNDERCOVER)
         assert registry.get("undercover") is UNDERCOVER
         assert "undercover" in registry.names()
-        assert registry.get("no_such_game") is None  # werewolf is installed now: ask for a game that is not
+        assert registry.get("no-such-game") is None
     finally:
         if before is not None:
             registry.register(before)
