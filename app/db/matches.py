@@ -23,7 +23,7 @@ MATCHES = cast(Table, Match.__table__)
 EVENTS = cast(Table, Event.__table__)
 # What a command may change; `save` writes these back.
 MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
-           "timer_token", "updated_at", "finished_at")
+           "timer_token", "updated_at", "finished_at", "rated")
 
 
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:

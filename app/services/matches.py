@@ -62,11 +62,11 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     statistics if this ended the match."""
     was_live = match.status not in TERMINAL
     _update_row(match, game, state, events[-1]["seq"], now)
+    if was_live and match.status in TERMINAL:
+        await stats.record_end(session, match, game, state)  # sets `match.rated`, written by `save`
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
-    if was_live and match.status in TERMINAL:
-        await stats.record_end(session, match, game, state)
 
 
 def _stamped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
