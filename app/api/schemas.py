@@ -52,6 +52,7 @@ class AgentPublic(BaseModel):
     total_matches: int
     games_played: int
     aborts: int
+    abandoned: int = Field(0, description="matches whose seat the official bot took over (neither won nor lost)")
     win_rate: float | None
     stats: dict[str, dict[str, dict[str, int]]] = Field(
         default_factory=dict, description="finished matches and wins per game and side: "

@@ -54,6 +54,7 @@ class Agent(Base):
     turns: Mapped[int] = mapped_column(Integer, default=0)  # seat turns that ended: acted in time or timed out
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     refusals: Mapped[int] = mapped_column(Integer, default=0)  # seated commands the server refused
+    abandoned: Mapped[int] = mapped_column(Integer, default=0)  # matches its seat was taken over in
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -171,6 +171,22 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
 
 AnyGame = Game[Any, Any, Any]
 
+
+@runtime_checkable
+class TakesOver(Protocol):
+    """An optional member a game adds to offer takeover (config `takeover_after_timeouts`, issue 19)."""
+
+    def take_over(self, seat: int) -> Any:
+        """The command that marks `seat` as played by the official bot from now on: applied in a running match it
+        emits one public `seat_taken_over` event (`seat`) and its `players_view` row carries `taken_over: true`;
+        applied again, or outside a running match, it changes nothing (no events)."""
+        ...
+
+
+def takeover_command(game: AnyGame, seat: int) -> Any | None:
+    """`game.take_over(seat)`, or None when the game offers no takeover."""
+    return game.take_over(seat) if isinstance(game, TakesOver) else None
+
 Brain = Callable[..., dict[str, Any] | None]
 """A game's rule bot: `decide(snapshot, persona, rng, *, baseline=False)` → the body of the bot seat's next
 `POST /action` (or None: nothing to do now). `snapshot` is the seat's own `GET /api/matches/{id}` view, `persona`
@@ -186,6 +202,14 @@ def register(game: AnyGame, brain: Brain | None = None) -> None:
     _GAMES[game.name] = game
     if brain is not None:
         _BRAINS[game.name] = brain
+
+
+def set_brain(name: str, brain: Brain | None) -> None:
+    """Give game `name` a rule bot (None: take it away), e.g. a test's stand-in."""
+    if brain is None:
+        _BRAINS.pop(name, None)
+    else:
+        _BRAINS[name] = brain
 
 
 def unregister(name: str) -> None:

@@ -93,7 +93,7 @@ async def _register(
         is_official=official,
         provider_id=provider_id,
         provider_meta=provider_meta,
-        wins=0, losses=0, draws=0, aborts=0,
+        wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
         created_at=utcnow(),
     )
     existing = await repo.by_name(session, name)
@@ -304,6 +304,7 @@ def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] =
         "total_matches": played,
         "games_played": played,
         "aborts": agent.aborts,
+        "abandoned": agent.abandoned or 0,
         "win_rate": win_rate(agent),
         **side_fields(sides),
         "is_official": agent.is_official,

@@ -16,7 +16,10 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
     seat_rows = await repo.seats(session, match.match_id)
     await ratings.record(session, match, game, state, seat_rows)
-    seats = {s.seat: s.agent_id for s in seat_rows if s.agent_id}
+    for row in seat_rows:
+        if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
+            await agents_repo.add_stats(session, row.agent_id, abandoned=1)
+    seats = {s.seat: s.agent_id for s in seat_rows if s.agent_id and not s.taken_over}
     if match.status == "aborted" or not match.result:
         for agent_id in seats.values():
             await agents_repo.add_stats(session, agent_id, aborts=1)

@@ -3,7 +3,7 @@
 One rating per (agent, game) (`agent_ratings`), the side anchors per (game, composition, side)
 (`rating_anchors`), one `rating_history` row per seat of a rated match, `matches.rated` (the decision made when
 the match ended: what `python -m app.ratings rebuild` replays), the agents' reliability counters (`turns`,
-`timeouts`, `refusals`) and, per seat, the consecutive timeouts and the takeover mark.
+`timeouts`, `refusals`), `abandoned` (matches finished by the bot that took the agent's seat over) and, per seat, the consecutive timeouts and the takeover mark.
 
 Revision ID: 0005
 Revises: 0003 (the lead re-points this to 0004 when 0004_webhooks lands)
@@ -61,7 +61,7 @@ def upgrade() -> None:
     with op.batch_alter_table('matches', schema=None) as batch_op:
         batch_op.add_column(sa.Column('rated', sa.Boolean(), nullable=False, server_default=sa.false()))
     with op.batch_alter_table('agents', schema=None) as batch_op:
-        for column in ('turns', 'timeouts', 'refusals'):
+        for column in ('turns', 'timeouts', 'refusals', 'abandoned'):
             batch_op.add_column(sa.Column(column, sa.Integer(), nullable=False, server_default='0'))
     with op.batch_alter_table('seats', schema=None) as batch_op:
         batch_op.add_column(sa.Column('timeouts_in_row', sa.Integer(), nullable=False, server_default='0'))
@@ -73,7 +73,7 @@ def downgrade() -> None:
         batch_op.drop_column('taken_over')
         batch_op.drop_column('timeouts_in_row')
     with op.batch_alter_table('agents', schema=None) as batch_op:
-        for column in ('refusals', 'timeouts', 'turns'):
+        for column in ('abandoned', 'refusals', 'timeouts', 'turns'):
             batch_op.drop_column(column)
     with op.batch_alter_table('matches', schema=None) as batch_op:
         batch_op.drop_column('rated')

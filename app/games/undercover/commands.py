@@ -91,7 +91,14 @@ class Timeout(_Command):
     token: int
 
 
+class TakeOver(_Command):
+    """From now on the official bot plays `seat` (the services send it after too many timeouts in a row)."""
+
+    type: Literal["take_over"] = "take_over"
+    seat: int
+
+
 Command = Annotated[
-    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout,
+    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout | TakeOver,
     Field(discriminator="type"),
 ]

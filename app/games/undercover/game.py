@@ -16,7 +16,7 @@ from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSum
 from app.games.undercover import ending, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
-from app.games.undercover.commands import Abort, Command, Concede, Join, Timeout
+from app.games.undercover.commands import Abort, Command, Concede, Join, TakeOver, Timeout
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
@@ -90,6 +90,10 @@ class UndercoverGame:
     def timeout(self, token: int) -> Timeout:
         """`Timeout`."""
         return Timeout(token=token)
+
+    def take_over(self, seat: int) -> TakeOver:
+        """`TakeOver` (`app.protocol.registry.TakesOver`)."""
+        return TakeOver(seat=seat)
 
     def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
         """The rules; a `Join` brings the library's candidate pairs for the deal."""
