@@ -204,14 +204,6 @@ def register(game: AnyGame, brain: Brain | None = None) -> None:
         _BRAINS[game.name] = brain
 
 
-def set_brain(name: str, brain: Brain | None) -> None:
-    """Give game `name` a rule bot (None: take it away), e.g. a test's stand-in."""
-    if brain is None:
-        _BRAINS.pop(name, None)
-    else:
-        _BRAINS[name] = brain
-
-
 def unregister(name: str) -> None:
     """Forget a game (tests that register a game of their own)."""
     _GAMES.pop(name, None)

@@ -1,38 +1,18 @@
 """Seats that never go dead (issue 19): with `takeover_after_timeouts`, a seat that stops answering is played to
 the end by the game's rule bot; a public `seat_taken_over` event and a `taken_over` mark appear, the original agent
-records an abandoned match, and the match is unrated.
-
-The undercover rule bot is registered on main by another change; until then this test registers a stand-in that
-adapts `app.bots.brain.decide` to the `registry.Brain` contract, for the duration of the test only."""
+records an abandoned match, and the match is unrated. The bot is the game's registered brain
+(`app/games/installed.py`), the one the lobby's official bots use."""
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
-import pytest
 
-from app.bots.brain import decide
-from app.bots.personas import BY_SLUG
 from app.protocol import registry
 from tests.api.table import Table, lowest_other
 
 DEAD = 0  # seat 0 speaks first and never answers
-
-
-def _brain(snapshot: dict[str, Any], persona: str, rng: random.Random, *, baseline: bool = False) -> dict[
-        str, Any] | None:
-    return decide(snapshot, BY_SLUG[persona], rng, random_votes=baseline)
-
-
-@pytest.fixture
-def rule_bot() -> Iterator[None]:
-    before = registry.brain("undercover")
-    registry.set_brain("undercover", before or _brain)
-    yield
-    registry.set_brain("undercover", before)
 
 
 async def _play_without(table: Table, dead: int) -> dict[str, Any]:
@@ -54,8 +34,8 @@ async def _play_without(table: Table, dead: int) -> dict[str, Any]:
     raise AssertionError("the match did not end")
 
 
-async def test_a_seat_that_stops_answering_is_played_to_the_end_by_the_bot(
-        client: httpx.AsyncClient, rule_bot: None) -> None:
+async def test_a_seat_that_stops_answering_is_played_to_the_end_by_the_bot(client: httpx.AsyncClient) -> None:
+    assert registry.brain("undercover") is not None
     table = Table(client, 4, speak_timeout=1, vote_timeout=1, takeover_after_timeouts=1, compete_mode=True)
     await table.open()
     final = await _play_without(table, DEAD)
@@ -82,8 +62,7 @@ async def test_a_seat_that_stops_answering_is_played_to_the_end_by_the_bot(
     assert alive["reliability"]["timeouts"] == 0 and alive["reliability"]["turns"] >= 2
 
 
-async def test_without_the_setting_a_silent_seat_is_never_taken_over(client: httpx.AsyncClient,
-                                                                     rule_bot: None) -> None:
+async def test_without_the_setting_a_silent_seat_is_never_taken_over(client: httpx.AsyncClient) -> None:
     table = Table(client, 4, speak_timeout=1, vote_timeout=1)
     await table.open()
     final = await _play_without(table, DEAD)
