@@ -95,6 +95,7 @@ class Match(Base):
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    content: Mapped[str | None] = mapped_column(String(128))  # what the deal drew (`RemembersContent`)
 
 
 class Seat(Base):

@@ -183,6 +183,21 @@ class TakesOver(Protocol):
         ...
 
 
+@runtime_checkable
+class RemembersContent(Protocol):
+    """An optional pair of members for games whose deal draws content from a library (issue 19): the services
+    remember what each match dealt, and ask the next deal to avoid what its players saw recently."""
+
+    def content_key(self, state: Any) -> str | None:
+        """A stable key of what this match's deal drew (None before the deal)."""
+        ...
+
+    def join_avoiding(self, name: str, display_name: str, recent: frozenset[str]) -> Any:
+        """`join`, for the join that may deal: the deal avoids the content keys in `recent` when the library
+        leaves enough without them, and falls back to the whole library when it does not."""
+        ...
+
+
 def takeover_command(game: AnyGame, seat: int) -> Any | None:
     """`game.take_over(seat)`, or None when the game offers no takeover."""
     return game.take_over(seat) if isinstance(game, TakesOver) else None

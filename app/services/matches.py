@@ -30,6 +30,7 @@ from app.services.seating import Caller, check_can_sit, seat_of
 from app.services.shell import Shell
 
 log = logging.getLogger("wodi.matches")
+RECENT_MATCHES = 20  # a deal avoids what any of its players drew in their last this many dealt matches
 
 
 @dataclass
@@ -164,7 +165,9 @@ async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, An
             agent = await _locked_agent(session, agent_id)
             await check_can_sit(session, match_id, seats, agent, seat_meta, shell.settings)
             display = _display_name(agent, body.get("player"))
-            outcome = game.apply(state, game.join(agent.name, display), now=now)
+            outcome = game.apply(state, await _join_command(session, game, match, seats, agent, display), now=now)
+            if isinstance(game, registry.RemembersContent):
+                match.content = game.content_key(outcome.state)
             seat = _seat(match_id, len(seats), agent, outcome.state, token, seat_meta)
             seat.display_name = display
             session.add(seat)
@@ -175,6 +178,16 @@ async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, An
         return applied
 
     return await shell.commands.alone(match_id, take_seat), token
+
+
+async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat], agent: Agent,
+                        display: str) -> Any:
+    """The join; the one that fills the table (and so deals) avoids what its players' recent deals drew."""
+    if not isinstance(game, registry.RemembersContent) or len(seats) + 1 < match.n_players:
+        return game.join(agent.name, display)
+    seated = [s.agent_id for s in seats if s.agent_id] + [agent.agent_id]
+    recent = await repo.recent_content(session, seated, RECENT_MATCHES)
+    return game.join_avoiding(agent.name, display, recent)
 
 
 async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:

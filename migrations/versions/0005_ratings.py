@@ -2,7 +2,8 @@
 
 One rating per (agent, game) (`agent_ratings`), the side anchors per (game, composition, side)
 (`rating_anchors`), one `rating_history` row per seat of a rated match, `matches.rated` (the decision made when
-the match ended: what `python -m app.ratings rebuild` replays), the agents' reliability counters (`turns`,
+the match ended: what `python -m app.ratings rebuild` replays), `matches.content` (what the deal drew, as the game
+keys it: the next deals avoid what their players saw recently), the agents' reliability counters (`turns`,
 `timeouts`, `refusals`), `abandoned` (matches finished by the bot that took the agent's seat over) and, per seat, the consecutive timeouts and the takeover mark.
 
 Revision ID: 0005
@@ -60,6 +61,7 @@ def upgrade() -> None:
     op.create_index('ix_rating_history_agent_game', 'rating_history', ['agent_id', 'game', 'id'])
     with op.batch_alter_table('matches', schema=None) as batch_op:
         batch_op.add_column(sa.Column('rated', sa.Boolean(), nullable=False, server_default=sa.false()))
+        batch_op.add_column(sa.Column('content', sa.String(length=128), nullable=True))
     with op.batch_alter_table('agents', schema=None) as batch_op:
         for column in ('turns', 'timeouts', 'refusals', 'abandoned'):
             batch_op.add_column(sa.Column(column, sa.Integer(), nullable=False, server_default='0'))
@@ -76,6 +78,7 @@ def downgrade() -> None:
         for column in ('abandoned', 'refusals', 'timeouts', 'turns'):
             batch_op.drop_column(column)
     with op.batch_alter_table('matches', schema=None) as batch_op:
+        batch_op.drop_column('content')
         batch_op.drop_column('rated')
     op.drop_index('ix_rating_history_agent_game', table_name='rating_history')
     op.drop_table('rating_history')

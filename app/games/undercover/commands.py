@@ -17,6 +17,8 @@ class Join(_Command):
     type: Literal["join"] = "join"
     name: str
     display_name: str
+    # Content keys (`wordpair_key`) the deal should not draw, if the library allows; left out of dumps when empty.
+    avoid: tuple[str, ...] = Field((), strict=False, exclude_if=lambda keys: not keys)
 
 
 class Speak(_Command):
