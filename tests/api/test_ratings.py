@@ -129,3 +129,17 @@ async def test_rebuild_reproduces_the_stored_ratings_exactly(app: FastAPI, clien
 
 async def _no_registration() -> None:
     return None
+
+
+async def test_the_pages_show_the_ladder_and_the_profile_s_rating(client: httpx.AsyncClient) -> None:
+    table, _ = await _played(client, compete_mode=True)
+    lobby = (await client.get("/")).text
+    ladder = lobby.split('id="ladder"')[1].split("</section>")[0]
+    assert all(f'href="/agents/{name}"' in ladder for name in table.names)
+    assert ladder.count("provisional-mark") == 4
+    page = (await client.get(f"/agents/{table.names[0]}")).text
+    rating = (await _ratings(client, table.names[0]))["rating"]
+    assert f'<b class="rating-value">{rating:.1f}</b>' in page and "provisional-mark" in page
+    assert page.count('class="side-bar"') == 1 and "bar-interval" in page
+    assert 'id="rating-chart-undercover"' in page and f'/match/{table.match_id}' in page
+    assert 'id="reliability"' in page
