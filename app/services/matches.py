@@ -309,9 +309,9 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
             outcome = game.apply(before, game.timeout(token), now=now)
             state, events = outcome.state, _stamped(outcome.events)
             if events:
-                seats = [s.seat for s in await repo.seats(session, match_id)]
-                missed = takeover.timed_out_seats(game, before, state, seats)
-                state, marks = await takeover.timed_out(session, match, game, missed, state, now)
+                seats = await repo.seats(session, match_id)
+                missed = takeover.timed_out_seats(game, before, state, [s.seat for s in seats])
+                state, marks = await takeover.timed_out(session, match, game, missed, seats, state, now)
                 state, events = await _store(shell, session, match, game, state, events + _stamped(marks), now)
         await _published(shell, Applied(match, game, state, None, events))
         return bool(events)

@@ -87,18 +87,19 @@ async def acted(session: AsyncSession, match: Match, seat_agents: Mapping[int, s
                                                  Seat.timeouts_in_row > 0).values(timeouts_in_row=0))
 
 
-async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Sequence[int], state: Any,
-                    now: float) -> tuple[Any, list[dict[str, Any]]]:
-    """After a timeout that moved the match: count it for every seat in `due`; take over a seat whose run
-    reached the threshold. Returns the state and the game's events of the takeovers."""
+async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Sequence[int], seats: Sequence[Seat],
+                    state: Any, now: float) -> tuple[Any, list[dict[str, Any]]]:
+    """After a timeout that moved the match: count it for every seat in `due` (`seats`: the match's seat rows);
+    take over a seat whose run reached the threshold. Returns the state and the game's events of the takeovers."""
     limit = threshold(match.config)
-    rows = {s.seat: s for s in await repo.seats(session, match.match_id)}
+    rows = {s.seat: s for s in seats}
     events: list[dict[str, Any]] = []
     for seat in due:
         row = rows.get(seat)
         if row is None:
             continue
-        row.timeouts_in_row += 1
+        if limit is not None:  # the run only matters (and is only reset) when takeover is on
+            row.timeouts_in_row += 1
         if row.agent_id:
             await agents_repo.add_stats(session, row.agent_id, turns=1, timeouts=1)
         if limit is None or row.taken_over or row.timeouts_in_row < limit:
