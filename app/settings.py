@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 from functools import lru_cache
+from typing import Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, field_validator, model_validator
@@ -38,6 +39,9 @@ class Settings(BaseSettings):
     provider_allowlist: str = ""
     trusted_proxies: str = ""
     single_process: bool = False
+    # Casual matches: "live" = spectators get the god view while the match runs (the protocol's default);
+    # "end" = only after it, as competitive (`compete_mode`) matches always do.
+    casual_spectator_god_view: Literal["live", "end"] = "live"
     bots_enabled: bool = True
     bot_fill_after: float = Field(20.0, ge=0)
     bot_base_url: str = ""

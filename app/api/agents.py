@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, Header, Query, Request
 
@@ -13,6 +13,7 @@ from app.api.schemas import (
     AgentCreate,
     AgentPrivate,
     AgentPublic,
+    AgentRatings,
     AgentRegistered,
     AuthCheck,
     LeaderboardRow,
@@ -85,9 +86,26 @@ async def active(runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, Any]
     return {"active": await listing.active_for(runtime, _require_agent(caller).agent_id)}
 
 
-@router.get("/agents", response_model=list[LeaderboardRow], summary="Leaderboard")
-async def leaderboard(runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=200)] = 50) -> list[dict[str, Any]]:
-    return await service.leaderboard(runtime, limit)
+@router.get("/agents", response_model=list[LeaderboardRow], summary="Leaderboard",
+            responses=responses("bad_request"))
+async def leaderboard(
+    runtime: RuntimeDep,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    sort: Annotated[Literal["wins", "rating"], Query(
+        description="wins (identity.md §15.5's order, the default) or rating (the rated ladder of `game`)")] = "wins",
+    game: Annotated[str | None, Query(description="the game of the rating fields (default: the default game)")]
+    = None,
+) -> list[dict[str, Any]]:
+    return await service.leaderboard(runtime, limit, sort=sort, game=game)
+
+
+@router.get("/agents/{name}/ratings", response_model=AgentRatings, summary="An agent's rating and its history",
+            responses=responses("agent_not_found", "bad_request"))
+async def ratings(name: str, runtime: RuntimeDep, game: str | None = None) -> dict[str, Any]:
+    found = await service.ratings(runtime, name, game)
+    if found is None:
+        raise ApiError("agent_not_found", f"no agent named {name!r}")
+    return found
 
 
 @router.get("/agents/{name}", response_model=AgentPublic, summary="Public profile",

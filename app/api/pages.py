@@ -140,8 +140,9 @@ async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
                                                 seats_open=None, limit=limit)
              for status, limit in (("waiting", 12), ("in_progress", 12), ("finished", 12))}
     leaders = await agent_service.leaderboard(runtime, 20)
+    ladder = await agent_service.leaderboard(runtime, 20, sort="rating")
     return _page(request, "lobby.html", waiting=rooms["waiting"], live=rooms["in_progress"],
-                 finished=rooms["finished"], leaders=leaders)
+                 finished=rooms["finished"], leaders=leaders, ladder=ladder)
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse)
@@ -165,7 +166,33 @@ async def agent_page(name: str, request: Request, runtime: RuntimeDep) -> HTMLRe
         return _not_found(request, "not_found_agent", name=name)
     recent = await listing.list_matches(runtime, status=None, newest_first=True, agent=profile["name"], game=None,
                                         seats_open=None, limit=20)
-    return _page(request, "agent.html", agent=profile, recent=[_outcome(m, profile["name"]) for m in recent])
+    arena = []
+    for game, fields in profile["ratings"].items():
+        rated = await agent_service.ratings(runtime, profile["name"], game)
+        if fields["rated_games"] or profile["side_records"].get(game):
+            arena.append({"game": game, **fields, "sides": profile["side_records"].get(game, {}),
+                          "chart": rating_chart((rated or {}).get("history", []))})
+    return _page(request, "agent.html", agent=profile, arena=arena,
+                 recent=[_outcome(m, profile["name"]) for m in recent])
+
+
+CHART_W, CHART_H, CHART_PAD = 320.0, 120.0, 8.0
+
+
+def rating_chart(history: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The rating-history chart as SVG coordinates (drawn server-side: no script, nothing inline to allow)."""
+    if not history:
+        return None
+    values = [history[0]["rating_before"]] + [h["rating_after"] for h in history]
+    low, high = min(values), max(values)
+    span = (high - low) or 1.0
+    step = (CHART_W - 2 * CHART_PAD) / max(len(values) - 1, 1)
+    points = [(CHART_PAD + i * step, CHART_H - CHART_PAD - (v - low) / span * (CHART_H - 2 * CHART_PAD))
+              for i, v in enumerate(values)]
+    return {"width": CHART_W, "height": CHART_H, "low": low, "high": high, "last": values[-1],
+            "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
+            "dots": [{"x": round(x, 1), "y": round(y, 1), "won": h["result"] == "win", "match_id": h["match_id"]}
+                     for (x, y), h in zip(points[1:], history, strict=True)]}
 
 
 def _outcome(match: dict[str, Any], name: str) -> dict[str, Any]:

@@ -52,15 +52,47 @@ class AgentPublic(BaseModel):
     total_matches: int
     games_played: int
     aborts: int
+    abandoned: int = Field(0, description="matches whose seat the official bot took over (neither won nor lost)")
     win_rate: float | None
     stats: dict[str, dict[str, dict[str, int]]] = Field(
         default_factory=dict, description="finished matches and wins per game and side: "
                                           "`{game: {side: {games, wins}}}` (sides as each game's `winner_camp`)")
     is_official: bool
     is_official_bot: bool
+    ratings: dict[str, RatingFields] = Field(default_factory=dict, description="game → rating (every game)")
+    side_records: dict[str, dict[str, SideRecord]] = Field(
+        default_factory=dict, description="game → side → record with a 95 % Wilson interval")
+    reliability: Reliability | None = None
     created_at: str = Field(description="ISO-8601 UTC")
     last_seen_at: str | None = Field(description="last authenticated request (updated at most once a minute)")
     profile_url: str
+
+
+class RatingFields(BaseModel):
+    """An agent's rating in one game (issue 19): `rating` = μ − 3σ (conservative), provisional under 30 games."""
+
+    rating: float = Field(description="displayed rating: mu − 3·sigma")
+    mu: float
+    sigma: float
+    rated_games: int
+    provisional: bool = Field(description="true until 30 rated matches")
+
+
+class SideRecord(BaseModel):
+    games: int
+    wins: int
+    win_rate: float | None
+    interval: list[float] | None = Field(description="95 % Wilson interval of win_rate, [low, high]")
+
+
+class Reliability(BaseModel):
+    """Beside skill, never folded into the rating."""
+
+    turns: int = Field(description="turns that ended: acted in time or timed out")
+    timeouts: int
+    refusals: int = Field(description="seated commands the server refused")
+    timeout_rate: float | None
+    refusal_rate: float | None
 
 
 class AgentPrivate(AgentPublic):
@@ -86,6 +118,28 @@ class LeaderboardRow(BaseModel):
     is_official: bool
     is_official_bot: bool
     profile_url: str
+    game: str | None = Field(default=None, description="the game of the rating fields below")
+    rating: float | None = None
+    rated_games: int | None = None
+    provisional: bool | None = None
+
+
+class RatingChangeOut(BaseModel):
+    match_id: str
+    side: str
+    result: str = Field(description="win or loss")
+    rating_before: float
+    rating_after: float
+    mu_before: float
+    mu_after: float
+    at: str | None
+
+
+class AgentRatings(RatingFields):
+    name: str
+    game: str
+    sides: dict[str, SideRecord]
+    history: list[RatingChangeOut] = Field(description="one entry per rated match, oldest first")
 
 
 class RotatedKey(BaseModel):

@@ -23,7 +23,7 @@ MATCHES = cast(Table, Match.__table__)
 EVENTS = cast(Table, Event.__table__)
 # What a command may change; `save` writes these back.
 MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
-           "timer_token", "updated_at", "finished_at")
+           "timer_token", "updated_at", "finished_at", "rated", "content")
 
 
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
@@ -144,3 +144,21 @@ async def stale_waiting(session: AsyncSession, before: datetime, limit: int = 10
     )
     return list((await session.execute(query)).scalars())
 
+
+
+async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_agent: int) -> frozenset[str]:
+    """What the deals of each agent's last `per_agent` dealt matches drew."""
+    seen: set[str] = set()
+    for agent_id in sorted(set(agent_ids)):
+        query = (select(Match.content).join(Seat, Seat.match_id == Match.match_id)
+                 .where(Seat.agent_id == agent_id, Match.content.is_not(None))
+                 .order_by(Match.created_at.desc()).limit(per_agent))
+        seen.update(c for c in (await session.execute(query)).scalars() if c)
+    return frozenset(seen)
+
+
+async def finished_content(session: AsyncSession, game: str) -> list[tuple[str, dict[str, Any] | None]]:
+    """(content, result) of every finished match of `game` whose deal recorded its content."""
+    query = select(Match.content, Match.result).where(Match.game == game, Match.status == "finished",
+                                                      Match.content.is_not(None))
+    return [(str(content), result) for content, result in (await session.execute(query)).all()]

@@ -51,6 +51,10 @@ class Agent(Base):
     losses: Mapped[int] = mapped_column(Integer, default=0)
     draws: Mapped[int] = mapped_column(Integer, default=0)
     aborts: Mapped[int] = mapped_column(Integer, default=0)
+    turns: Mapped[int] = mapped_column(Integer, default=0)  # seat turns that ended: acted in time or timed out
+    timeouts: Mapped[int] = mapped_column(Integer, default=0)
+    refusals: Mapped[int] = mapped_column(Integer, default=0)  # seated commands the server refused
+    abandoned: Mapped[int] = mapped_column(Integer, default=0)  # matches its seat was taken over in
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
 
@@ -90,6 +94,8 @@ class Match(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    content: Mapped[str | None] = mapped_column(String(128))  # what the deal drew (`RemembersContent`)
 
 
 class Seat(Base):
@@ -110,6 +116,8 @@ class Seat(Base):
     meta: Mapped[dict[str, Any]] = mapped_column(JSONType, default=dict)
     joined_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0)
+    taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class Event(Base):
@@ -124,6 +132,51 @@ class Event(Base):
     body: Mapped[dict[str, Any]] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
+
+class AgentRating(Base):
+    """An agent's rating in one game; `conservative` (μ − 3σ) is what the ladder sorts by."""
+
+    __tablename__ = "agent_ratings"
+    __table_args__ = (Index("ix_agent_ratings_game_conservative", "game", "conservative"),)
+
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.agent_id", ondelete="CASCADE"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    conservative: Mapped[float] = mapped_column(Float)
+
+
+class RatingAnchor(Base):
+    """The side anchor of one (game, role composition, side): how much the deal favours that side."""
+
+    __tablename__ = "rating_anchors"
+
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    composition: Mapped[str] = mapped_column(String(128), primary_key=True)
+    side: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class RatingChange(Base):
+    """One seat of one rated match: the side, the result and the rating before and after."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_agent_game", "agent_id", "game", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"))
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.agent_id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    side: Mapped[str] = mapped_column(String(32))
+    won: Mapped[bool] = mapped_column(Boolean)
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu_after: Mapped[float] = mapped_column(Float)
+    sigma_after: Mapped[float] = mapped_column(Float)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
 
 
 class IdempotentRequest(Base):

@@ -28,12 +28,16 @@ class MatchView:
     seats_open: int
     events_total: int
     official_seats: frozenset[int]
+    live_god: bool = True
+    """Whether a spectator gets the god view while the match is live (the protocol's default). Off for
+    competitive matches (and for casual ones if the operator says so): spectators then see what anonymous viewers
+    see until the end, when everyone gets the god view."""
 
 
 def visible_events(game: AnyGame, state: Any, viewer: Viewer, status: str,
-                   events: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:
+                   events: Sequence[dict[str, Any]], *, live_god: bool = True) -> list[dict[str, Any]]:
     """The events of `events` this viewer may see, in log order."""
-    if is_god(viewer, status):
+    if is_god(viewer, status, live_god=live_god):
         return list(events)
     roles = game.role_set(state, viewer.seat) if viewer.seat is not None else frozenset()
     # A log holds a handful of distinct visibilities: decide each once, not once per event.
@@ -44,8 +48,8 @@ def visible_events(game: AnyGame, state: Any, viewer: Viewer, status: str,
 def snapshot(game: AnyGame, view: MatchView, state: Any, viewer: Viewer,
              events: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """`GET /api/matches/{id}` for one viewer (spec §2.4)."""
-    god = is_god(viewer, view.status)
-    seen = visible_events(game, state, viewer, view.status, events)
+    god = is_god(viewer, view.status, live_god=view.live_god)
+    seen = visible_events(game, state, viewer, view.status, events, live_god=view.live_god)
     players = game.players_view(state, god=god)
     for player in players:
         player["is_official"] = player["seat"] in view.official_seats
@@ -56,7 +60,7 @@ def snapshot(game: AnyGame, view: MatchView, state: Any, viewer: Viewer,
         "phase": view.phase,
         "config": view.config,
         "viewer_role": viewer.role,
-        "viewer_capabilities": capabilities(viewer, view.status, game.secret_fields),
+        "viewer_capabilities": capabilities(viewer, view.status, game.secret_fields, live_god=view.live_god),
         "players": players,
         **game.public_fields(state),
         "seats_open": view.seats_open,
@@ -80,7 +84,8 @@ def snapshot(game: AnyGame, view: MatchView, state: Any, viewer: Viewer,
 def events_page(game: AnyGame, view: MatchView, state: Any, viewer: Viewer, since: int,
                 events: Sequence[dict[str, Any]], limit: int = 100) -> dict[str, Any]:
     """`GET /api/matches/{id}/events` for one viewer: visible events after `since`, at most `limit`."""
-    seen = visible_events(game, state, viewer, view.status, [e for e in events if e["seq"] > since])[:limit]
+    later = [e for e in events if e["seq"] > since]
+    seen = visible_events(game, state, viewer, view.status, later, live_god=view.live_god)[:limit]
     return {
         "match_id": view.match_id,
         "since": since,
@@ -89,5 +94,5 @@ def events_page(game: AnyGame, view: MatchView, state: Any, viewer: Viewer, sinc
         "phase": view.phase,
         "status": view.status,
         "viewer_role": viewer.role,
-        "viewer_capabilities": capabilities(viewer, view.status, game.secret_fields),
+        "viewer_capabilities": capabilities(viewer, view.status, game.secret_fields, live_god=view.live_god),
     }

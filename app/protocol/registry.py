@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
 
@@ -170,6 +170,37 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
 
 
 AnyGame = Game[Any, Any, Any]
+
+
+@runtime_checkable
+class TakesOver(Protocol):
+    """An optional member a game adds to offer takeover (config `takeover_after_timeouts`, issue 19)."""
+
+    def take_over(self, seat: int) -> Any:
+        """The command that marks `seat` as played by the official bot from now on: applied in a running match it
+        emits one public `seat_taken_over` event (`seat`) and its `players_view` row carries `taken_over: true`;
+        applied again, or outside a running match, it changes nothing (no events)."""
+        ...
+
+
+@runtime_checkable
+class RemembersContent(Protocol):
+    """An optional pair of members for games whose deal draws content from a library (issue 19): the services
+    remember what each match dealt, and ask the next deal to avoid what its players saw recently."""
+
+    def content_key(self, state: Any) -> str | None:
+        """A stable key of what this match's deal drew (None before the deal)."""
+        ...
+
+    def join_avoiding(self, name: str, display_name: str, recent: frozenset[str]) -> Any:
+        """`join`, for the join that may deal: the deal avoids the content keys in `recent` when the library
+        leaves enough without them, and falls back to the whole library when it does not."""
+        ...
+
+
+def takeover_command(game: AnyGame, seat: int) -> Any | None:
+    """`game.take_over(seat)`, or None when the game offers no takeover."""
+    return game.take_over(seat) if isinstance(game, TakesOver) else None
 
 Brain = Callable[..., dict[str, Any] | None]
 """A game's rule bot: `decide(snapshot, persona, rng, *, baseline=False)` → the body of the bot seat's next

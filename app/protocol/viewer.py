@@ -43,9 +43,9 @@ def resolve(seat_agents: Mapping[int, str | None], *, agent_id: str | None, toke
     return ANONYMOUS
 
 
-def is_god(viewer: Viewer, status: str) -> bool:
-    """Spectators see everything while live; after the end everyone does."""
-    return viewer.role == "spectator" or status in TERMINAL
+def is_god(viewer: Viewer, status: str, *, live_god: bool = True) -> bool:
+    """Spectators see everything while live (unless `live_god` is off: then only at the end, like everyone)."""
+    return (viewer.role == "spectator" and live_god) or status in TERMINAL
 
 
 def can_see(visibility: str, *, god: bool, seat: int | None, roles: frozenset[str]) -> bool:
@@ -66,10 +66,11 @@ def can_see(visibility: str, *, god: bool, seat: int | None, roles: frozenset[st
     return False
 
 
-def capabilities(viewer: Viewer, status: str, secret_fields: tuple[str, ...] = ()) -> dict[str, bool]:
+def capabilities(viewer: Viewer, status: str, secret_fields: tuple[str, ...] = (), *,
+                 live_god: bool = True) -> dict[str, bool]:
     """`viewer_capabilities` of every snapshot and events response: `can_see_<field>` for each of the game's
     `secret_fields` (the god-only snapshot fields), after `can_see_alive_roles`."""
-    god = is_god(viewer, status)
+    god = is_god(viewer, status, live_god=live_god)
     return {
         "can_see_alive_roles": god,
         **{f"can_see_{field}": god for field in secret_fields},

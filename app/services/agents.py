@@ -11,11 +11,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as repo
+from app.db import ratings as ratings_repo
 from app.db.models import Agent as Agent  # routers name the type through this service
-from app.db.models import AgentSideStat
+from app.db.models import AgentRating, AgentSideStat
 from app.db.types import utcnow
 from app.protocol import registry
 from app.protocol.errors import ApiError
+from app.services import ratings as rating_service
 from app.services import tokens
 from app.services.shell import Shell
 
@@ -91,7 +93,7 @@ async def _register(
         is_official=official,
         provider_id=provider_id,
         provider_meta=provider_meta,
-        wins=0, losses=0, draws=0, aborts=0,
+        wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
         created_at=utcnow(),
     )
     existing = await repo.by_name(session, name)
@@ -174,21 +176,73 @@ async def rotate(shell: Shell, agent_id: str) -> tuple[str, str]:
     return key, agent.api_key_prefix
 
 
-async def leaderboard(shell: Shell, limit: int) -> list[dict[str, Any]]:
+def checked_game(game: str | None) -> str:
+    """A registered game's name (None: the default game); 400 for another."""
+    name = game or registry.default_name()
+    if registry.get(name) is None:
+        raise ApiError("bad_request", f"unknown game {name!r}; known: {', '.join(registry.names())}", field="game")
+    return name
+
+
+async def leaderboard(shell: Shell, limit: int, *, sort: str = "wins", game: str | None = None) -> list[
+        dict[str, Any]]:
+    """§15.5's order (wins, win rate, oldest), or `sort="rating"`: the rated agents of `game`, best first."""
+    name = checked_game(game)
     async with shell.db.reader() as session:
-        agents = await repo.leaderboard(session, limit)
+        if sort == "rating":
+            ladder = await ratings_repo.ladder(session, name, limit)
+            agents, rows = [a for a, _ in ladder], {a.agent_id: r for a, r in ladder}
+        else:
+            agents = await repo.leaderboard(session, limit)
+            rows = await ratings_repo.ratings(session, name, [a.agent_id for a in agents])
         sides = await repo.side_stats(session, [a.agent_id for a in agents])
-        return [public_profile(a, shell.settings.base_url, sides[a.agent_id]) for a in agents]
+    return [{**public_profile(a, shell.settings.base_url, sides[a.agent_id]), "game": name,
+             **rating_service.rating_fields(rows.get(a.agent_id))} for a in agents]
 
 
 async def profile(shell: Shell, name: str) -> dict[str, Any] | None:
-    """The public profile of the agent called `name`, or None."""
+    """The public profile of the agent called `name`, or None: with its ratings, per-side records and
+    reliability."""
     async with shell.db.reader() as session:
         agent = await repo.by_name(session, name.strip().lower())
         if agent is None:
             return None
         sides = await repo.side_stats(session, [agent.agent_id])
-        return public_profile(agent, shell.settings.base_url, sides[agent.agent_id])
+        rows = (await ratings_repo.all_ratings(session, [agent.agent_id]))[agent.agent_id]
+    return {**public_profile(agent, shell.settings.base_url, sides[agent.agent_id]),
+            **arena_fields(agent, sides[agent.agent_id], rows)}
+
+
+async def ratings(shell: Shell, name: str, game: str | None) -> dict[str, Any] | None:
+    """`GET /api/agents/{name}/ratings`: the rating in `game`, the per-side records and one history entry per
+    rated match."""
+    game_name = checked_game(game)
+    async with shell.db.reader() as session:
+        agent = await repo.by_name(session, name.strip().lower())
+        if agent is None:
+            return None
+        row = (await ratings_repo.ratings(session, game_name, [agent.agent_id])).get(agent.agent_id)
+        sides = await repo.side_stats(session, [agent.agent_id])
+        changes = await ratings_repo.history(session, agent.agent_id, game_name)
+    records = arena_fields(agent, sides[agent.agent_id], [])["side_records"].get(game_name, {})
+    return {"name": agent.name, "game": game_name, **rating_service.rating_fields(row), "sides": records,
+            "history": [rating_service.history_entry(c) for c in changes]}
+
+
+def arena_fields(agent: Agent, sides: Sequence[AgentSideStat], rows: Sequence[AgentRating]) -> dict[str, Any]:
+    """`ratings` (every registered game; a game never rated shows the prior), `side_records` and `reliability`."""
+    by_game = {row.game: row for row in rows}
+    records: dict[str, dict[str, Any]] = {}
+    for side in sides:
+        records.setdefault(side.game, {})[side.side] = rating_service.side_record(side.games, side.wins)
+    turns = agent.turns or 0
+    return {
+        "ratings": {name: rating_service.rating_fields(by_game.get(name)) for name in registry.names()},
+        "side_records": records,
+        "reliability": {"turns": turns, "timeouts": agent.timeouts or 0, "refusals": agent.refusals or 0,
+                        "timeout_rate": round((agent.timeouts or 0) / turns, 3) if turns else None,
+                        "refusal_rate": round((agent.refusals or 0) / turns, 3) if turns else None},
+    }
 
 
 async def private_view(shell: Shell, agent: Agent) -> dict[str, Any]:
@@ -250,6 +304,7 @@ def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] =
         "total_matches": played,
         "games_played": played,
         "aborts": agent.aborts,
+        "abandoned": agent.abandoned or 0,
         "win_rate": win_rate(agent),
         **side_fields(sides),
         "is_official": agent.is_official,

@@ -12,6 +12,7 @@ from app.protocol.projection import MatchView, events_page, snapshot
 from app.protocol.viewer import TERMINAL, Viewer
 from app.services.match_cache import CachedMatch
 from app.services.notifier import RESYNC
+from app.services.ratings import competitive
 from app.services.seating import Caller, token_seat, viewer_of
 from app.services.shell import Shell
 
@@ -27,6 +28,7 @@ def match_view(shell: Shell, cached: CachedMatch) -> MatchView:
         created_at=row["created_at"].isoformat(), invite_url=shell.settings.match_url(cached.match_id),
         seats_open=row["n_players"] - row["seats_taken"], events_total=row["events_total"],
         official_seats=frozenset(s["seat"] for s in cached.seats if s["official"]),
+        live_god=not competitive(row["config"]) and shell.settings.casual_spectator_god_view == "live",
     )
 
 

@@ -24,12 +24,13 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import stats, tokens
+from app.services import stats, takeover, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, check_can_sit, seat_of
 from app.services.shell import Shell
 
 log = logging.getLogger("wodi.matches")
+RECENT_MATCHES = 20  # a deal avoids what any of its players drew in their last this many dealt matches
 
 
 @dataclass
@@ -57,16 +58,21 @@ def _game(name: str) -> Game:
 
 
 async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, state: Any,
-                 events: list[dict[str, Any]], now: float) -> None:
-    """Write the new state, append the (stamped) events, stage the wake-up, and count the result into the agents'
-    statistics if this ended the match."""
+                 events: list[dict[str, Any]], now: float) -> tuple[Any, list[dict[str, Any]]]:
+    """Let the bot move for any taken-over seat that is due, write the new state, append the (stamped) events,
+    stage the wake-up, and count the result into the agents' statistics if this ended the match. Returns the state
+    and events as stored (the bot's moves included)."""
     was_live = match.status not in TERMINAL
+    if was_live:
+        state, bot_moves = await takeover.drive(session, match, game, state, events, now, _stamped)
+        events = events + bot_moves
     _update_row(match, game, state, events[-1]["seq"], now)
+    if was_live and match.status in TERMINAL:
+        await stats.record_end(session, match, game, state)  # sets `match.rated`, written by `save`
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
-    if was_live and match.status in TERMINAL:
-        await stats.record_end(session, match, game, state)
+    return state, events
 
 
 def _stamped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -159,18 +165,29 @@ async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, An
             agent = await _locked_agent(session, agent_id)
             await check_can_sit(session, match_id, seats, agent, seat_meta, shell.settings)
             display = _display_name(agent, body.get("player"))
-            outcome = game.apply(state, game.join(agent.name, display), now=now)
+            outcome = game.apply(state, await _join_command(session, game, match, seats, agent, display), now=now)
+            if isinstance(game, registry.RemembersContent):
+                match.content = game.content_key(outcome.state)
             seat = _seat(match_id, len(seats), agent, outcome.state, token, seat_meta)
             seat.display_name = display
             session.add(seat)
             match.seats_taken = len(seats) + 1
-            events = _stamped(outcome.events)
-            await _store(shell, session, match, game, outcome.state, events, now)
-        applied = Applied(match, game, outcome.state, seat.seat, events)
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now)
+        applied = Applied(match, game, state, seat.seat, events)
         await _published(shell, applied, seat, agent.is_official)
         return applied
 
     return await shell.commands.alone(match_id, take_seat), token
+
+
+async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat], agent: Agent,
+                        display: str) -> Any:
+    """The join; the one that fills the table (and so deals) avoids what its players' recent deals drew."""
+    if not isinstance(game, registry.RemembersContent) or len(seats) + 1 < match.n_players:
+        return game.join(agent.name, display)
+    seated = [s.agent_id for s in seats if s.agent_id] + [agent.agent_id]
+    recent = await repo.recent_content(session, seated, RECENT_MATCHES)
+    return game.join_avoiding(agent.name, display, recent)
 
 
 async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
@@ -215,6 +232,10 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         seats = shell.cache.seats(match_id, match.seats_taken) or [
             seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
         events: list[dict[str, Any]] = []
+        seat_numbers = [s["seat"] for s in seats]
+        due_before = {seat: True for seat in takeover.due_seats(game, state, seat_numbers)}
+        applied: list[int] = []
+        refused_seats: list[int] = []
         for command in commands:
             seat: int | None = None
             try:
@@ -226,14 +247,18 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             except (ApiError, GameError) as refused:  # refused alone: the rules left the state as it was
                 if seat is not None:
                     refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
+                    refused_seats.append(seat)
                 results.append(refused)
                 continue
+            applied.append(seat)
             state = outcome.state
             mine = _stamped(outcome.events)
             events += mine
             results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"]))
+        await takeover.acted(session, match, {s["seat"]: s["agent_id"] for s in seats}, due_before, applied,
+                             refused_seats)
         if events:
-            await _store(shell, session, match, game, state, events, commands[-1].now)
+            state, events = await _store(shell, session, match, game, state, events, commands[-1].now)
     try:
         await _published(shell, Applied(match, game, state, None, events))
     except Exception:  # committed: the callers' answers stand (a retry would apply the commands twice)
@@ -280,11 +305,15 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
             if match is None or match.timer_token != token:
                 return False
             game = _game(match.game)
-            outcome = game.apply(game.state_from_json(match.state), game.timeout(token), now=now)
-            events = _stamped(outcome.events)
+            before = game.state_from_json(match.state)
+            outcome = game.apply(before, game.timeout(token), now=now)
+            state, events = outcome.state, _stamped(outcome.events)
             if events:
-                await _store(shell, session, match, game, outcome.state, events, now)
-        await _published(shell, Applied(match, game, outcome.state, None, events))
+                seats = await repo.seats(session, match_id)
+                missed = takeover.timed_out_seats(game, before, state, [s.seat for s in seats])
+                state, marks = await takeover.timed_out(session, match, game, missed, seats, state, now)
+                state, events = await _store(shell, session, match, game, state, events + _stamped(marks), now)
+        await _published(shell, Applied(match, game, state, None, events))
         return bool(events)
 
     return await shell.commands.alone(match_id, fire)
@@ -300,9 +329,8 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
             if match.status != "waiting" or match.updated_at >= idle_since:
                 return False
             outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
-            events = _stamped(outcome.events)
-            await _store(shell, session, match, game, outcome.state, events, now)
-        await _published(shell, Applied(match, game, outcome.state, None, events))
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now)
+        await _published(shell, Applied(match, game, state, None, events))
         return True
 
     return await shell.commands.alone(match_id, abort_idle)

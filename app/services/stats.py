@@ -1,5 +1,5 @@
-"""Agent statistics when a match ends: winners +1 win, losers +1 loss, aborted matches count as aborts only; and per
-(game, side) — the side each seat was dealt, as the game names it — one more game, and a win if it won."""
+"""Agent statistics and ratings when a match ends: winners +1 win, losers +1 loss, aborted matches count as aborts
+only; and per (game, side) — the side each seat was dealt, as the game names it — one more game, and a win if it won."""
 
 from __future__ import annotations
 
@@ -9,11 +9,17 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Match
 from app.protocol.registry import AnyGame
+from app.services import ratings
 
 
 async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object) -> None:
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
-    seats = {s.seat: s.agent_id for s in await repo.seats(session, match.match_id) if s.agent_id}
+    seat_rows = await repo.seats(session, match.match_id)
+    await ratings.record(session, match, game, state, seat_rows)
+    for row in seat_rows:
+        if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
+            await agents_repo.add_stats(session, row.agent_id, abandoned=1)
+    seats = {s.seat: s.agent_id for s in seat_rows if s.agent_id and not s.taken_over}
     if match.status == "aborted" or not match.result:
         for agent_id in seats.values():
             await agents_repo.add_stats(session, agent_id, aborts=1)

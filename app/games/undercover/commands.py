@@ -17,6 +17,8 @@ class Join(_Command):
     type: Literal["join"] = "join"
     name: str
     display_name: str
+    # Content keys (`wordpair_key`) the deal should not draw, if the library allows; left out of dumps when empty.
+    avoid: tuple[str, ...] = Field((), strict=False, exclude_if=lambda keys: not keys)
 
 
 class Speak(_Command):
@@ -91,7 +93,14 @@ class Timeout(_Command):
     token: int
 
 
+class TakeOver(_Command):
+    """From now on the official bot plays `seat` (the services send it after too many timeouts in a row)."""
+
+    type: Literal["take_over"] = "take_over"
+    seat: int
+
+
 Command = Annotated[
-    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout,
+    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout | TakeOver,
     Field(discriminator="type"),
 ]

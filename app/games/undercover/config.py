@@ -13,6 +13,8 @@ Bounds chosen where the spec is silent:
 - `first_speaker` is a seat (0…n_players-1) or `"random"` (drawn at the deal).
 - `wordpair_tag` is not read by the rules: the caller filters the word-pair library with it
   and hands the engine the candidate pairs.
+- `takeover_after_timeouts` (null = off): after that many timeouts in a row of one seat the official bot
+  plays it to the end (the services do it; the rules mark the seat, `take_over`).
 - Unknown keys are refused; every error names the first bad field.
 """
 
@@ -51,6 +53,7 @@ class UndercoverConfig(BaseModel):
     last_words: bool = False
     blank_guess: bool = False
     compete_mode: bool = False
+    takeover_after_timeouts: int | None = Field(None, ge=1, le=20)
 
     @model_validator(mode="before")
     @classmethod

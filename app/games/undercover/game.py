@@ -16,8 +16,9 @@ from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSum
 from app.games.undercover import ending, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
-from app.games.undercover.commands import Abort, Command, Concede, Join, Timeout
+from app.games.undercover.commands import Abort, Command, Concede, Join, TakeOver, Timeout
 from app.games.undercover.config import UndercoverConfig, parse_config
+from app.games.undercover.fairness import fresh_pairs, wordpair_key
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
 from app.games.undercover.voting import voters
@@ -75,6 +76,15 @@ class UndercoverGame:
         """`Join`."""
         return Join(name=name, display_name=display_name)
 
+    def join_avoiding(self, name: str, display_name: str, recent: frozenset[str]) -> Join:
+        """`Join` whose deal avoids the pairs in `recent` (`app.protocol.registry.RemembersContent`)."""
+        return Join(name=name, display_name=display_name, avoid=tuple(sorted(recent)))
+
+    def content_key(self, state: MatchState) -> str | None:
+        """The dealt pair, as `wordpair_key` spells it."""
+        pair = state.wordpair
+        return None if pair is None else wordpair_key(pair.civilian, pair.undercover)
+
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
         """speak, skip, vote, whisper, last_words, guess_word or concede (`actions.ACTIONS`)."""
         return parse_action(dict(raw), seat)
@@ -91,9 +101,13 @@ class UndercoverGame:
         """`Timeout`."""
         return Timeout(token=token)
 
+    def take_over(self, seat: int) -> TakeOver:
+        """`TakeOver` (`app.protocol.registry.TakesOver`)."""
+        return TakeOver(seat=seat)
+
     def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
         """The rules; a `Join` brings the library's candidate pairs for the deal."""
-        pairs = self._pairs(state) if isinstance(command, Join) else ()
+        pairs = fresh_pairs(self._pairs(state), command.avoid) if isinstance(command, Join) else ()
         return rules.apply(state, command, now=now, pairs=pairs)
 
     def _pairs(self, state: MatchState) -> list[tuple[str, str]]:

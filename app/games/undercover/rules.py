@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.games.base import GameError
-from app.games.undercover import concede, lobby, reveal, speaking, voting, whisper
+from app.games.undercover import concede, lobby, reveal, speaking, takeover, voting, whisper
 from app.games.undercover.commands import (
     Abort,
     Command,
@@ -25,6 +25,7 @@ from app.games.undercover.commands import (
     LastWords,
     Skip,
     Speak,
+    TakeOver,
     Timeout,
     Vote,
     Whisper,
@@ -47,6 +48,7 @@ _HANDLERS: dict[type, Handler] = {
     GuessWord: reveal.guess_word,
     Concede: concede.concede,
     Whisper: whisper.whisper,
+    TakeOver: takeover.take_over,
 }
 
 _TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {

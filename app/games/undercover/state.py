@@ -34,6 +34,7 @@ class Player(BaseModel):
     eliminated_in: str | None = None
     revealed_role: Role | None = None
     conceded: bool = False
+    taken_over: bool = False
 
 
 class WordPair(BaseModel):

@@ -25,6 +25,8 @@ def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
                                "alive": p.alive}
         if not p.alive:
             row.update(eliminated_in=p.eliminated_in, revealed_role=p.revealed_role)
+        if p.taken_over:
+            row["taken_over"] = True
         if god:
             row.update(role=p.role, word=p.word)
         rows.append(row)

@@ -14,6 +14,7 @@ DEFAULTS = {
     "max_rounds": 6, "tie_break": "random", "wordpair_tag": None, "allow_whisper": False,
     "fellow_roles_visible": False, "first_speaker": 0, "last_words": False, "blank_guess": False,
     "compete_mode": False,
+    "takeover_after_timeouts": None,
 }
 
 

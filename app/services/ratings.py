@@ -1,0 +1,94 @@
+"""Ratings when a match ends (issue 19): decide whether it is rated, then move the seated agents' ratings and the
+composition's side anchors with the pure model of `app.ratings.model`. The same `apply` replays every rated match
+for `python -m app.ratings rebuild`, so live and rebuilt ratings are the same numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import agents as agents_repo
+from app.db import ratings as repo
+from app.db.models import AgentRating, Match, RatingAnchor, RatingChange, Seat
+from app.protocol.registry import AnyGame
+from app.ratings.eligibility import SeatFacts, unrated_reason
+from app.ratings.model import PROVISIONAL_UNDER, SeatResult, Skill, composition, default_anchors, rate, wilson
+
+
+def competitive(config: Mapping[str, Any]) -> bool:
+    """Spec §7.3's `config.compete_mode`: the protocol-level switch that makes a match rated."""
+    return config.get("compete_mode") is True
+
+
+async def record(session: AsyncSession, match: Match, game: AnyGame, state: object, seats: Sequence[Seat]) -> None:
+    """Call once, in the transaction that ended the match: sets `match.rated` and, if rated, applies it."""
+    agents = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
+    facts = [SeatFacts(s.agent_id, bool(s.agent_id and agents[s.agent_id].is_official),
+                       agents[s.agent_id].owner_id if s.agent_id else None, s.taken_over) for s in seats]
+    sides = game.seat_sides(state)
+    reason = unrated_reason(status=match.status, competitive=competitive(match.config), seats=facts,
+                            sides=[s.seat for s in seats if s.seat in sides])
+    match.rated = reason is None and bool(match.result)
+    if match.rated:
+        await apply(session, match, game.name, sides, seats)
+
+
+def seat_results(match: Match, sides: Mapping[int, str], seats: Sequence[Seat]) -> list[SeatResult]:
+    winners = set((match.result or {}).get("winning_seats") or ())
+    return [SeatResult(str(s.agent_id), sides[s.seat], s.seat in winners) for s in seats]
+
+
+async def apply(session: AsyncSession, match: Match, game: str, sides: Mapping[int, str],
+                seats: Sequence[Seat]) -> None:
+    """Rate one finished match: lock the seated agents' ratings and the composition's anchors, update both, and
+    write one history row per seat."""
+    results = seat_results(match, sides, seats)
+    key = composition(match.n_players, results)
+    agent_ids = sorted({r.agent_id for r in results})
+    await repo.ensure(session, [_rating_row(a, game, Skill(), 0) for a in agent_ids])
+    await repo.ensure(session, [RatingAnchor(game=game, composition=key, side=side, mu=s.mu, sigma=s.sigma, games=0)
+                                for side, s in sorted(default_anchors(results).items())])
+    rows = await repo.ratings(session, game, agent_ids, lock=True)
+    anchor_rows = await repo.anchors(session, game, key, lock=True)
+    before = {a: Skill(row.mu, row.sigma) for a, row in rows.items()}
+    outcome = rate(results, before, {side: Skill(row.mu, row.sigma) for side, row in anchor_rows.items()})
+    for result in results:
+        row, old, new = rows[result.agent_id], before[result.agent_id], outcome.agents[result.agent_id]
+        row.mu, row.sigma, row.conservative, row.games = new.mu, new.sigma, new.conservative, row.games + 1
+        session.add(RatingChange(match_id=match.match_id, agent_id=result.agent_id, game=game, side=result.side,
+                                 won=result.won, mu_before=old.mu, sigma_before=old.sigma, mu_after=new.mu,
+                                 sigma_after=new.sigma, created_at=match.finished_at))
+    for side, skill in outcome.anchors.items():
+        anchor = anchor_rows[side]
+        anchor.mu, anchor.sigma, anchor.games = skill.mu, skill.sigma, anchor.games + 1
+    await session.flush()
+
+
+def _rating_row(agent_id: str, game: str, skill: Skill, games: int) -> AgentRating:
+    return AgentRating(agent_id=agent_id, game=game, mu=skill.mu, sigma=skill.sigma, games=games,
+                       conservative=skill.conservative)
+
+
+def rating_fields(row: AgentRating | None) -> dict[str, Any]:
+    """The public rating of one agent in one game (a new agent: the model's prior, provisional)."""
+    skill = Skill(row.mu, row.sigma) if row else Skill()
+    games = row.games if row else 0
+    return {"rating": round(skill.conservative, 2), "mu": round(skill.mu, 3), "sigma": round(skill.sigma, 3),
+            "rated_games": games, "provisional": games < PROVISIONAL_UNDER}
+
+
+def side_record(games: int, wins: int) -> dict[str, Any]:
+    """One side's record with its win rate and 95 % Wilson interval."""
+    interval = wilson(wins, games)
+    return {"games": games, "wins": wins, "win_rate": round(wins / games, 3) if games else None,
+            "interval": [round(interval[0], 3), round(interval[1], 3)] if interval else None}
+
+
+def history_entry(change: RatingChange) -> dict[str, Any]:
+    return {"match_id": change.match_id, "side": change.side, "result": "win" if change.won else "loss",
+            "rating_before": round(Skill(change.mu_before, change.sigma_before).conservative, 2),
+            "rating_after": round(Skill(change.mu_after, change.sigma_after).conservative, 2),
+            "mu_before": round(change.mu_before, 3), "mu_after": round(change.mu_after, 3),
+            "at": change.created_at.isoformat() if change.created_at else None}
