@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
@@ -24,7 +25,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import stats, tokens
+from app.services import hook_events, stats, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, check_can_sit, seat_of
 from app.services.shell import Shell
@@ -57,14 +58,19 @@ def _game(name: str) -> Game:
 
 
 async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, state: Any,
-                 events: list[dict[str, Any]], now: float) -> None:
-    """Write the new state, append the (stamped) events, stage the wake-up, and count the result into the agents'
-    statistics if this ended the match."""
+                 events: list[dict[str, Any]], now: float, before: Any | None) -> None:
+    """Write the new state, append the (stamped) events, stage the wake-up and the webhook deliveries (`before`:
+    the state the command started from), and count the result into the agents' statistics if this ended the
+    match."""
+    before_status = match.status
     was_live = match.status not in TERMINAL
     _update_row(match, game, state, events[-1]["seq"], now)
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
+    if await hook_events.stage(session, shell.settings, match, game, before, before_status, state, now):
+        # Wake the sender once this transaction has committed (before that it could not see the deliveries).
+        event.listen(session.sync_session, "after_commit", lambda _s: shell.webhooks_due(), once=True)
     if was_live and match.status in TERMINAL:
         await stats.record_end(session, match, game, state)
 
@@ -165,7 +171,7 @@ async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, An
             session.add(seat)
             match.seats_taken = len(seats) + 1
             events = _stamped(outcome.events)
-            await _store(shell, session, match, game, outcome.state, events, now)
+            await _store(shell, session, match, game, outcome.state, events, now, state)
         applied = Applied(match, game, outcome.state, seat.seat, events)
         await _published(shell, applied, seat, agent.is_official)
         return applied
@@ -215,6 +221,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         seats = shell.cache.seats(match_id, match.seats_taken) or [
             seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
         events: list[dict[str, Any]] = []
+        before = state
         for command in commands:
             seat: int | None = None
             try:
@@ -233,7 +240,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             events += mine
             results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"]))
         if events:
-            await _store(shell, session, match, game, state, events, commands[-1].now)
+            await _store(shell, session, match, game, state, events, commands[-1].now, before)
     try:
         await _published(shell, Applied(match, game, state, None, events))
     except Exception:  # committed: the callers' answers stand (a retry would apply the commands twice)
@@ -280,10 +287,11 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
             if match is None or match.timer_token != token:
                 return False
             game = _game(match.game)
-            outcome = game.apply(game.state_from_json(match.state), game.timeout(token), now=now)
+            before = game.state_from_json(match.state)
+            outcome = game.apply(before, game.timeout(token), now=now)
             events = _stamped(outcome.events)
             if events:
-                await _store(shell, session, match, game, outcome.state, events, now)
+                await _store(shell, session, match, game, outcome.state, events, now, before)
         await _published(shell, Applied(match, game, outcome.state, None, events))
         return bool(events)
 
@@ -301,7 +309,7 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
                 return False
             outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
             events = _stamped(outcome.events)
-            await _store(shell, session, match, game, outcome.state, events, now)
+            await _store(shell, session, match, game, outcome.state, events, now, state)
         await _published(shell, Applied(match, game, outcome.state, None, events))
         return True
 

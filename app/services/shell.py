@@ -41,3 +41,7 @@ class Shell(Protocol):
     def keys(self) -> KeyCache:
         """API keys verified a moment ago (forget an agent's when its key changes)."""
         ...
+
+    def webhooks_due(self) -> None:
+        """Webhook deliveries were committed: wake this process's sender."""
+        ...
