@@ -1,7 +1,9 @@
 """`GET /api/matches/{id}/events/stream`: the viewer-filtered events of `/events`, pushed as they commit.
 
 The stream reads what a long-poll reads (the match cache, woken by the notifier; no database connection is held
-while it waits), so it sees exactly the events `/events?since=N` would return, in the same order.
+while it waits) and filters by the same visibility rules, so while the match runs it carries exactly the events
+`/events?since=N` returns. It stays a live feed to the end: the god view every viewer gets once the match is over
+(hidden events revealed) is read from `/events` or the snapshot, not pushed.
 """
 
 from __future__ import annotations
@@ -11,15 +13,17 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 from app.protocol.errors import ApiError
-from app.protocol.projection import events_page
+from app.protocol.projection import visible_events
 from app.protocol.viewer import TERMINAL
 from app.services.match_cache import CachedMatch
-from app.services.match_reads import match_view, resolve_viewer
+from app.services.match_reads import resolve_viewer
 from app.services.notifier import RESYNC
 from app.services.seating import Caller
 from app.services.shell import Shell
 
 IDLE_RECHECK = 30.0  # seconds a stream waits on the notifier before re-reading anyway
+PAGE = 100
+LIVE = "in_progress"  # the status whose visibility rules a stream applies, before and after the end
 
 
 class StreamSlots:
@@ -65,11 +69,18 @@ async def opened(shell: Shell, match_id: str, caller: Caller) -> CachedMatch:
     return cached
 
 
-def _page(shell: Shell, cached: CachedMatch, caller: Caller, since: int) -> dict[str, Any]:
+def _batch(cached: CachedMatch, caller: Caller, since: int) -> list[dict[str, Any]]:
     viewer = resolve_viewer(cached, caller)
-    # The same cached render as `/events?since=N`: a crowd of streams at one cursor costs one render.
-    return cached.rendered(("events", viewer, since), lambda: events_page(
-        cached.game, match_view(shell, cached), cached.state, viewer, since, cached.events))[0]
+
+    def build() -> dict[str, Any]:
+        after = [e for e in cached.events if e["seq"] > since]
+        # A live feed: each event as this viewer could see it while the match ran, also for the last command's
+        # events read after the end (the end-of-game god view is `/events`' and the snapshot's to give).
+        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after)[:PAGE]}
+
+    # Cached per (version, viewer, cursor): a crowd of streams at one cursor costs one filtering.
+    events: list[dict[str, Any]] = cached.rendered(("stream", viewer, since), build)[0]["events"]
+    return events
 
 
 async def events(shell: Shell, match_id: str, caller: Caller, since: int,
@@ -78,7 +89,7 @@ async def events(shell: Shell, match_id: str, caller: Caller, since: int,
     event is out (or when the server shuts down: the client resumes with `Last-Event-ID`)."""
     cached, cursor = first, since
     while True:
-        batch = _page(shell, cached, caller, cursor)["events"]
+        batch = _batch(cached, caller, cursor)
         for event in batch:
             yield event
         if batch:
