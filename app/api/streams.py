@@ -27,7 +27,8 @@ DESCRIPTION = (
     "SSE message per event, `id: <seq>` and `data: <the flat event JSON>` (the default `message` type), a `: ping` "
     f"comment every {KEEPALIVE} s, and a last message `event: end` (`data: {{\"status\": …}}`) once the match has "
     "ended and every event is out. While the match runs these are exactly the events `/events` returns; the stream "
-    "stays a live feed to the end (the god view every viewer gets after the end is read from `/events`). Reconnect with `Last-Event-ID: <seq>` (it wins over `since`) to get exactly the "
+    "stays a live feed to the end (the god view every viewer gets after the end is read from `/events`). "
+    "Reconnect with `Last-Event-ID: <seq>` (it wins over `since`) to get exactly the "
     "events after it. Each client (API key, play token, owner session, or else IP address) may hold "
     "`WODI_STREAMS_PER_CLIENT` streams at once per server process; one more is 429 `too_many_streams`."
 )

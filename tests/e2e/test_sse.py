@@ -37,8 +37,8 @@ async def http(live: Server) -> AsyncIterator[httpx.AsyncClient]:
         yield client
 
 
-async def read_stream(client: httpx.AsyncClient, match_id: str, into: list[Event], headers: dict[str, str] | None = None,
-                      **params: Any) -> str:
+async def read_stream(client: httpx.AsyncClient, match_id: str, into: list[Event],
+                      headers: dict[str, str] | None = None, **params: Any) -> str:
     """Append every event of the stream to `into`; returns the `end` message's status."""
     url = f"/api/matches/{match_id}/events/stream"
     async with aconnect_sse(client, "GET", url, headers=headers or {}, params=params) as source:
