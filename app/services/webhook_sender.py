@@ -125,10 +125,10 @@ class WebhookSender:
     async def send(self, hook: Webhook | None, delivery: WebhookDelivery) -> None:
         now = self.clock()
         if hook is None or not hook.enabled:
-            await self._close(delivery, "failed", None, "the webhook is disabled or deleted")
+            await self._close(delivery, "failed", "the webhook is disabled or deleted")
             return
         if delivery.expires_at is not None and now > delivery.expires_at:
-            await self._close(delivery, "expired", None, "the turn ended before it could be delivered")
+            await self._close(delivery, "expired", "the turn ended before it could be delivered")
             return
         status, error = await self._post(hook, delivery, now)
         if error is None:
@@ -153,12 +153,12 @@ class WebhookSender:
             return status, f"HTTP {status}: redirects are not followed"
         return status, f"HTTP {status}: {text}"[:500]
 
-    async def _close(self, delivery: WebhookDelivery, status: str, http_status: int | None, error: str | None) -> None:
+    async def _close(self, delivery: WebhookDelivery, status: str, reason: str) -> None:
+        """End a delivery without sending it (`failed` or `expired`)."""
         at = datetime.fromtimestamp(self.clock(), UTC)
         async with self.db.writer() as session:
-            await repo.finish(session, delivery.delivery_id, {
-                "status": status, "last_status": http_status, "last_error": error, "finished_at": at,
-                "attempts": delivery.attempts + (1 if status == "delivered" else 0)})
+            await repo.finish(session, delivery.delivery_id,
+                              {"status": status, "last_error": reason, "finished_at": at})
 
     async def _succeeded(self, hook: Webhook, delivery: WebhookDelivery, status: int | None) -> None:
         at = datetime.fromtimestamp(self.clock(), UTC)

@@ -159,3 +159,19 @@ async def test_concurrent_streams_per_client_are_capped(http: httpx.AsyncClient,
         assert again.status_code == 200
         for response in [*opened[1:], again]:
             await response.aclose()
+
+
+async def test_an_idle_stream_gets_keep_alive_comments(http: httpx.AsyncClient) -> None:
+    """A waiting room produces no events; the stream still sends a comment line every 15 s, so proxies and clients
+    do not take it for dead."""
+    table = Table(http, 4)
+    await table.open(fill=False)
+    lines: list[str] = []
+    async with http.stream("GET", f"/api/matches/{table.match_id}/events/stream",
+                           params={"since": 10**6}) as response:
+        assert response.status_code == 200
+        async for line in response.aiter_lines():
+            lines.append(line)
+            if line.startswith(":"):
+                break
+    assert lines[-1].startswith(": ping") and not any(line.startswith("data:") for line in lines)

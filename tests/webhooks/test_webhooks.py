@@ -243,3 +243,20 @@ async def test_webhooks_are_listed_and_deleted_by_their_agent_only(hooked: httpx
         await add_hook(hooked, table.keys[0], receiver.url(f"more{n}"))
     assert_error(await hooked.post("/api/agents/me/webhooks", json={"url": receiver.url("x")}, headers=table.h(0)),
                  409, "too_many_webhooks")
+
+
+async def test_a_turn_nobody_could_receive_expires_at_its_deadline(hooked: httpx.AsyncClient,
+                                                                   receiver: Receiver) -> None:
+    table = Table(hooked, 4, speak_timeout=1)
+    await table.register()
+    hook = await add_hook(hooked, table.keys[0], receiver.url("late"), events=["your_turn"])
+    receiver.failures["late"] = 10**6
+    await open_table(table)
+    for _ in range(600):
+        detail = await settled(hooked, table.keys[0], hook["webhook_id"])
+        if any(d["status"] == "expired" for d in detail["deliveries"]):
+            break
+        await asyncio.sleep(0.05)
+    first = detail["deliveries"][-1]  # newest first: the oldest is seat 0's first turn
+    assert first["status"] == "expired" and first["attempts"] >= 1 and first["last_error"].startswith("the turn")
+    assert detail["enabled"] is True
