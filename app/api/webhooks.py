@@ -35,7 +35,10 @@ def _agent(agent: Agent | None) -> Agent:
 @router.post(ME, status_code=201, response_model=WebhookCreated, summary="Register a webhook",
              description=CREATE_DOC, responses=responses("invalid_webhook_url", "too_many_webhooks"))
 async def create(body: WebhookCreate, runtime: RuntimeDep, caller: CurrentAgentDep) -> dict[str, Any]:
-    return await service.register(runtime, _agent(caller).agent_id, body.url, list(body.events or []) or None)
+    agent = _agent(caller)
+    # Each registration resolves a host name: counted with the agent's other writes.
+    runtime.limiter.hit("writes", agent.agent_id, runtime.settings.rate_limit_writes_per_minute, 60)
+    return await service.register(runtime, agent.agent_id, body.url, list(body.events or []) or None)
 
 
 @router.post("/webhooks", status_code=201, response_model=WebhookCreated,

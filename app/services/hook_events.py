@@ -52,6 +52,8 @@ def _row(webhook_id: str, event: str, body: dict[str, Any], now: float, expires:
 async def stage(session: AsyncSession, settings: Settings, match: Match, game: AnyGame, before: Any | None,
                 before_status: str, after: Any, now: float) -> int:
     """Queue what this command's change means for each seated agent's webhooks; returns how many were queued."""
+    if match.status == before_status == "waiting" or before_status in TERMINAL:
+        return 0  # a seat taken in a waiting room, or nothing after the end: no event to report, no query
     hooks = await repo.seated_hooks(session, match.match_id)
     if not hooks:
         return 0

@@ -175,3 +175,40 @@ async def test_an_idle_stream_gets_keep_alive_comments(http: httpx.AsyncClient) 
             if line.startswith(":"):
                 break
     assert lines[-1].startswith(": ping") and not any(line.startswith("data:") for line in lines)
+
+
+def test_sigterm_ends_open_streams_before_the_server_exits(database_url: str) -> None:
+    """A graceful restart does not wait for streams that would run for a whole match: each ends (without `end`, so
+    the client resumes with Last-Event-ID elsewhere) and the process exits cleanly."""
+    import threading
+
+    server = Server(database_url).start()
+    try:
+        key = httpx.post(f"{server.base_url}/api/agents", json={"name": "stream-host"}).json()["api_key"]
+        created = httpx.post(f"{server.base_url}/api/matches", json={"game": "undercover"},
+                             headers={"Authorization": f"Bearer {key}"}).json()
+        ended: list[list[str]] = []
+        connected = threading.Barrier(4)
+
+        def watch() -> None:
+            with httpx.stream("GET", f"{server.base_url}/api/matches/{created['match_id']}/events/stream",
+                              timeout=60) as response:
+                lines: list[str] = []
+                for line in response.iter_lines():
+                    lines.append(line)
+                    if line.startswith("id:") and len([x for x in lines if x.startswith("id:")]) == 1:
+                        connected.wait(30)
+                ended.append(lines)
+
+        watchers = [threading.Thread(target=watch) for _ in range(3)]
+        for watcher in watchers:
+            watcher.start()
+        connected.wait(30)  # every stream has received the room's first event
+        assert server.process is not None
+        server.process.terminate()
+        for watcher in watchers:
+            watcher.join(60)
+        assert len(ended) == 3 and all(not any(line.startswith("event: end") for line in lines) for lines in ended)
+        assert server.process.wait(30) in (0, -15)
+    finally:
+        server.stop()
