@@ -97,20 +97,22 @@ class WebhookSender:
     async def run_due(self) -> float:
         """Send every due delivery; return how long to sleep before the next one is due."""
         while True:
+            async with self.db.reader() as session:  # idle, a sender costs one indexed read per wake-up
+                next_due = await repo.next_due(session)
             now = self.clock()
+            if next_due is None or next_due > now:
+                break
             async with self.db.writer() as session:
                 due = await repo.claim_due(session, now, now + self.lease, BATCH)
                 hooks = {d.webhook_id: await repo.get(session, d.webhook_id) for d in due}
+            if not due:  # another process took them
+                break
             by_hook: dict[str, list[WebhookDelivery]] = defaultdict(list)
             for delivery in due:
                 by_hook[delivery.webhook_id].append(delivery)
             # One webhook's deliveries go out in order; different webhooks in parallel.
             await asyncio.gather(*(self._send_all(hooks[h], ds) for h, ds in by_hook.items()))
-            if len(due) < BATCH:
-                break
         await self._purge()
-        async with self.db.reader() as session:
-            next_due = await repo.next_due(session)
         if next_due is None:
             return self.max_sleep
         return min(max(next_due - self.clock(), 0.01), self.max_sleep)
