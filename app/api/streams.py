@@ -22,6 +22,7 @@ from app.services.tokens import digest
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses("invalid_api_key"),
                    dependencies=[Depends(playing_agent)])
 KEEPALIVE = 15  # seconds between keep-alive comments
+SHUTDOWN_GRACE = 2.0
 DESCRIPTION = (
     "The events `GET /events?since=N` returns to this viewer, pushed as they commit, as `text/event-stream`: one "
     "SSE message per event, `id: <seq>` and `data: <the flat event JSON>` (the default `message` type), a `: ping` "
@@ -73,8 +74,10 @@ async def stream_events(match_id: str, request: Request, runtime: RuntimeDep, ow
     key = _client_key(request, caller)
     slot = runtime.streams.acquire(key)  # refuses with 429 here, before the response starts
     # The slot is released when the stream ends, and by the background task should the stream never start.
+    # On SIGTERM the runtime's drain ends every stream's generator at once; the grace period (inside uvicorn's 3 s)
+    # lets it finish the response cleanly instead of sse-starlette cutting the connection first.
     return EventSourceResponse(_messages(runtime, match_id, caller, cursor, first, slot), ping=KEEPALIVE,
-                               background=BackgroundTask(slot.release),
+                               shutdown_grace_period=SHUTDOWN_GRACE, background=BackgroundTask(slot.release),
                                headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
