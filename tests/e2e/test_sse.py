@@ -190,15 +190,20 @@ def test_sigterm_ends_open_streams_before_the_server_exits(database_url: str) ->
         ended: list[list[str]] = []
         connected = threading.Barrier(4)
 
+        cut: list[Exception] = []
+
         def watch() -> None:
-            with httpx.stream("GET", f"{server.base_url}/api/matches/{created['match_id']}/events/stream",
-                              timeout=60) as response:
-                lines: list[str] = []
-                for line in response.iter_lines():
-                    lines.append(line)
-                    if line.startswith("id:") and len([x for x in lines if x.startswith("id:")]) == 1:
-                        connected.wait(30)
-                ended.append(lines)
+            lines: list[str] = []
+            try:
+                with httpx.stream("GET", f"{server.base_url}/api/matches/{created['match_id']}/events/stream",
+                                  timeout=60) as response:
+                    for line in response.iter_lines():
+                        lines.append(line)
+                        if line.startswith("id:") and len([x for x in lines if x.startswith("id:")]) == 1:
+                            connected.wait(30)
+            except httpx.HTTPError as exc:  # a connection cut instead of a completed response
+                cut.append(exc)
+            ended.append(lines)
 
         watchers = [threading.Thread(target=watch) for _ in range(3)]
         for watcher in watchers:
@@ -208,6 +213,7 @@ def test_sigterm_ends_open_streams_before_the_server_exits(database_url: str) ->
         server.process.terminate()
         for watcher in watchers:
             watcher.join(60)
+        assert not cut, "each stream's response was completed, not cut"
         assert len(ended) == 3 and all(not any(line.startswith("event: end") for line in lines) for lines in ended)
         assert server.process.wait(30) in (0, -15)
     finally:
