@@ -11,7 +11,19 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import account_pages, agents, errors, games, health, matches, openapi_schema, owners, pages, streams, webhooks
+from app.api import (
+    account_pages,
+    agents,
+    errors,
+    games,
+    health,
+    matches,
+    openapi_schema,
+    owners,
+    pages,
+    streams,
+    webhooks,
+)
 from app.api.edge import EdgeGuard
 from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
