@@ -15,6 +15,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import matches
 from app.services.group_commit import GroupCommit
+from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
@@ -56,6 +57,7 @@ class Runtime:
         self.webhook_sender = WebhookSender(settings, self.db, clock, partial(signing_secret, self),
                                             max_sleep=30.0 if settings.only_writer else 1.0)
         self.streams = StreamSlots(settings.streams_per_client)
+        self.hooked = HookedAgents(authoritative=settings.only_writer)
         self._writers_lock: asyncpg.Connection | None = None
         for game, brain in installed():
             registry.register(game, brain)
@@ -65,6 +67,7 @@ class Runtime:
         if not self.settings.is_sqlite:
             self._writers_lock = await hold_writers_lock(self.settings.database_url, self.settings.single_process,
                                                          self._writers_lock_lost)
+        await self.hooked.load(self.db)
         await self.notifier.start()
         await self.scheduler.start()
         await self.webhook_sender.start()

@@ -34,6 +34,11 @@ async def remove(session: AsyncSession, agent_id: str, webhook_id: str) -> bool:
     return bool(getattr(result, "rowcount", 0))
 
 
+async def agents_with_webhooks(session: AsyncSession) -> set[str]:
+    rows = await session.execute(select(Webhook.agent_id).where(Webhook.enabled.is_(True)).distinct())
+    return {str(agent) for agent in rows.scalars()}
+
+
 async def seated_hooks(session: AsyncSession, match_id: str) -> list[tuple[int, str, list[str]]]:
     """(seat, webhook_id, events) of every enabled webhook of an agent seated in the match."""
     query = (select(Seat.seat, Webhook.webhook_id, Webhook.events)

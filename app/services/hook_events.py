@@ -18,7 +18,7 @@ from app.db.models import Match
 from app.games.base import GameError
 from app.protocol.registry import AnyGame
 from app.protocol.viewer import TERMINAL
-from app.settings import Settings
+from app.services.shell import Shell
 
 Turn = tuple[str, str, float | None]  # (phase, next_action, deadline): a new value is a new turn
 
@@ -49,11 +49,15 @@ def _row(webhook_id: str, event: str, body: dict[str, Any], now: float, expires:
             "status": "pending", "attempts": 0, "next_attempt_at": now, "expires_at": expires, "created_at": at}
 
 
-async def stage(session: AsyncSession, settings: Settings, match: Match, game: AnyGame, before: Any | None,
+async def stage(session: AsyncSession, shell: Shell, match: Match, game: AnyGame, before: Any | None,
                 before_status: str, after: Any, now: float) -> int:
     """Queue what this command's change means for each seated agent's webhooks; returns how many were queued."""
     if match.status == before_status == "waiting" or before_status in TERMINAL:
         return 0  # a seat taken in a waiting room, or nothing after the end: no event to report, no query
+    seats = shell.cache.seats(match.match_id, match.seats_taken)
+    if not shell.hooked.may_have(None if seats is None else [s["agent_id"] for s in seats]):
+        return 0
+    settings = shell.settings
     hooks = await repo.seated_hooks(session, match.match_id)
     if not hooks:
         return 0

@@ -68,7 +68,7 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
-    if await hook_events.stage(session, shell.settings, match, game, before, before_status, state, now):
+    if await hook_events.stage(session, shell, match, game, before, before_status, state, now):
         # Wake the sender once this transaction has committed (before that it could not see the deliveries).
         event.listen(session.sync_session, "after_commit", lambda _s: shell.webhooks_due(), once=True)
     if was_live and match.status in TERMINAL:

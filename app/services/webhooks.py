@@ -53,6 +53,7 @@ async def register(shell: Shell, agent_id: str, url: str, events: list[str] | No
     hook = Webhook(webhook_id="wh_" + secrets.token_hex(6), agent_id=agent_id, url=checked, events=chosen,
                    secret_sealed=_sealer(shell).encrypt(secret.encode()).decode(), secret_prefix=secret[:12],
                    enabled=True, created_at=datetime.now(UTC))
+    shell.hooked.adding(agent_id)  # before the commit: a command right after it must not skip the query
     async with shell.db.writer() as session:
         count = await repo.count_for_agent(session, agent_id)
         if count >= MAX_PER_AGENT:

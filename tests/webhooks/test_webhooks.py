@@ -260,3 +260,19 @@ async def test_a_turn_nobody_could_receive_expires_at_its_deadline(hooked: httpx
     first = detail["deliveries"][-1]  # newest first: the oldest is seat 0's first turn
     assert first["status"] == "expired" and first["attempts"] >= 1 and first["last_error"].startswith("the turn")
     assert detail["enabled"] is True
+
+
+async def test_a_webhook_registered_mid_game_gets_the_next_turn(hooked: httpx.AsyncClient,
+                                                                 receiver: Receiver) -> None:
+    """Commands of a table without webhooks skip the webhook query (this process knows who has webhooks); a
+    registration made during the game is known at once."""
+    table = Table(hooked, 4)
+    await table.register()
+    await open_table(table)
+    assert (await table.act(0, {"type": "skip"})).status_code == 200  # seat 1's turn: nobody to tell
+    assert receiver.log == []
+    hook = await add_hook(hooked, table.keys[2], receiver.url("late-comer"), events=["your_turn"])
+    receiver.secrets["late-comer"] = hook["secret"]
+    assert (await table.act(1, {"type": "skip"})).status_code == 200  # seat 2's turn
+    got = await receiver.next("late-comer")
+    assert got.verified and got.body["seat"] == 2 and got.body["next_action"] == "speak"
