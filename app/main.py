@@ -11,7 +11,19 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
-from app.api import account_pages, agents, errors, games, health, matches, openapi_schema, owners, pages
+from app.api import (
+    account_pages,
+    agents,
+    errors,
+    games,
+    health,
+    matches,
+    openapi_schema,
+    owners,
+    pages,
+    streams,
+    webhooks,
+)
 from app.api.edge import EdgeGuard
 from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
@@ -62,7 +74,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, owners, games, matches, account_pages, pages):
+    for module in (health, agents, owners, games, matches, account_pages, pages, streams, webhooks):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app

@@ -15,6 +15,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import matches
 from app.services.group_commit import GroupCommit
+from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
@@ -22,6 +23,9 @@ from app.services.pg_notifier import PostgresNotifier
 from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
 from app.services.sessions import SessionSigner
+from app.services.streams import StreamSlots
+from app.services.webhook_sender import WebhookSender
+from app.services.webhooks import signing_secret
 from app.services.writers_lock import hold_writers_lock
 from app.settings import Settings
 
@@ -48,6 +52,12 @@ class Runtime:
             else PostgresNotifier(settings.database_url, on_commit=self.scheduler.poke, on_key_change=self.keys.forget)
         )
         self.cache = MatchCache(self.db, self.notifier, self.commands.busy, only_writer=settings.only_writer)
+        # Every process sends webhooks (claims are SKIP LOCKED); with other writers, deliveries they queued are
+        # found by re-reading the earliest due time every second.
+        self.webhook_sender = WebhookSender(settings, self.db, clock, partial(signing_secret, self),
+                                            max_sleep=30.0 if settings.only_writer else 1.0)
+        self.streams = StreamSlots(settings.streams_per_client)
+        self.hooked = HookedAgents(authoritative=settings.only_writer)
         self._writers_lock: asyncpg.Connection | None = None
         for game, brain in installed():
             registry.register(game, brain)
@@ -57,8 +67,10 @@ class Runtime:
         if not self.settings.is_sqlite:
             self._writers_lock = await hold_writers_lock(self.settings.database_url, self.settings.single_process,
                                                          self._writers_lock_lost)
+        await self.hooked.load(self.db)
         await self.notifier.start()
         await self.scheduler.start()
+        await self.webhook_sender.start()
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "
@@ -71,7 +83,11 @@ class Runtime:
         restart waits for ordinary requests only, not for the longest long-poll."""
         self.notifier.drain()
 
+    def webhooks_due(self) -> None:
+        self.webhook_sender.poke()
+
     async def stop(self) -> None:
+        await self.webhook_sender.stop()
         await self.scheduler.stop()
         await self.notifier.stop()
         if self._writers_lock is not None:

@@ -49,6 +49,10 @@ class Settings(BaseSettings):
     llm_api_key: str = ""
     llm_model: str = "gpt-4o-mini"
     llm_timeout: float = Field(8.0, gt=0)
+    webhook_allow_private: bool = False
+    webhook_retry_base: float = Field(10.0, gt=0)
+    webhook_timeout: float = Field(10.0, gt=0, le=60)
+    streams_per_client: int = Field(8, ge=1)
     log_level: str = "INFO"
 
     @property

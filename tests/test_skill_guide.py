@@ -384,6 +384,8 @@ SUCCESS_SETUPS: dict[tuple[str, str, str | None], Setup] = {
     ("GET", "/api/agents/me", None): free_agent,
     ("POST", "/api/agents/me/rotate-key", None): free_agent,
     ("GET", "/api/agents/me/active", None): host_of_waiting_room,
+    ("POST", "/api/agents/me/webhooks", None): free_agent,
+    ("GET", "/api/agents/me/webhooks", None): free_agent,
     ("GET", "/api/matches", None): lobby,
     ("POST", "/api/matches", None): free_agent,
     ("POST", "/api/matches/$MATCH/join", None): lobby,
@@ -423,6 +425,7 @@ ERROR_SETUPS: dict[str, Setup] = {
     "speech_looks_like_instruction": compete_turn,
     "stale_state": my_turn,
     "idempotency_key_reused": key_used_for_a_speech,
+    "invalid_webhook_url": free_agent,
 }
 
 

@@ -192,3 +192,46 @@ class IdempotentRequest(Base):
     status: Mapped[int | None] = mapped_column(Integer)
     response: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow, index=True)
+
+
+class Webhook(Base):
+    """An agent's webhook: where to POST which events. The signing secret is stored sealed (Fernet, a key derived
+    from the server secret), because signing needs it back; it is shown in clear once, at registration."""
+
+    __tablename__ = "webhooks"
+
+    webhook_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.agent_id", ondelete="CASCADE"), index=True)
+    url: Mapped[str] = mapped_column(String(2048))
+    events: Mapped[list[str]] = mapped_column(JSONType)
+    secret_sealed: Mapped[str] = mapped_column(String(255))
+    secret_prefix: Mapped[str] = mapped_column(String(16))
+    enabled: Mapped[bool] = mapped_column(Boolean, default=True)
+    disabled_reason: Mapped[str | None] = mapped_column(String(255))
+    failing_since: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_status: Mapped[int | None] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(String(500))
+    last_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    last_success_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+
+
+class WebhookDelivery(Base):
+    """One event queued for one webhook: the outbox a restart cannot lose. `next_attempt_at` (epoch seconds) is
+    both the retry schedule and the lease of a sender that claimed it."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_due", "status", "next_attempt_at"),)
+
+    delivery_id: Mapped[str] = mapped_column(String(24), primary_key=True)
+    webhook_id: Mapped[str] = mapped_column(ForeignKey("webhooks.webhook_id", ondelete="CASCADE"), index=True)
+    event: Mapped[str] = mapped_column(String(32))
+    body: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    status: Mapped[str] = mapped_column(String(16), default="pending")
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    next_attempt_at: Mapped[float] = mapped_column(Float)
+    expires_at: Mapped[float | None] = mapped_column(Float)
+    last_status: Mapped[int | None] = mapped_column(Integer)
+    last_error: Mapped[str | None] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
@@ -24,7 +25,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import stats, takeover, tokens
+from app.services import hook_events, stats, takeover, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, check_can_sit, seat_of
 from app.services.shell import Shell
@@ -58,10 +59,12 @@ def _game(name: str) -> Game:
 
 
 async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, state: Any,
-                 events: list[dict[str, Any]], now: float) -> tuple[Any, list[dict[str, Any]]]:
+                 events: list[dict[str, Any]], now: float, before: Any | None) -> tuple[Any, list[dict[str, Any]]]:
     """Let the bot move for any taken-over seat that is due, write the new state, append the (stamped) events,
-    stage the wake-up, and count the result into the agents' statistics if this ended the match. Returns the state
-    and events as stored (the bot's moves included)."""
+    stage the wake-up and the webhook deliveries (`before`: the state the command started from), and count the
+    result into the agents' statistics if this ended the match. Returns the state and events as stored (the bot's
+    moves included)."""
+    before_status = match.status
     was_live = match.status not in TERMINAL
     if was_live:
         state, bot_moves = await takeover.drive(session, match, game, state, events, now, _stamped)
@@ -72,6 +75,9 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
+    if await hook_events.stage(session, shell, match, game, before, before_status, state, now):
+        # Wake the sender once this transaction has committed (before that it could not see the deliveries).
+        event.listen(session.sync_session, "after_commit", lambda _s: shell.webhooks_due(), once=True)
     return state, events
 
 
@@ -172,7 +178,8 @@ async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, An
             seat.display_name = display
             session.add(seat)
             match.seats_taken = len(seats) + 1
-            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now)
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
+                                        state)
         applied = Applied(match, game, state, seat.seat, events)
         await _published(shell, applied, seat, agent.is_official)
         return applied
@@ -236,6 +243,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         due_before = {seat: True for seat in takeover.due_seats(game, state, seat_numbers)}
         applied: list[int] = []
         refused_seats: list[int] = []
+        before = state
         for command in commands:
             seat: int | None = None
             try:
@@ -258,7 +266,8 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         await takeover.acted(session, match, {s["seat"]: s["agent_id"] for s in seats}, due_before, applied,
                              refused_seats)
         if events:
-            state, events = await _store(shell, session, match, game, state, events, commands[-1].now)
+            state, events = await _store(shell, session, match, game, state, events, commands[-1].now,
+                                        before)
     try:
         await _published(shell, Applied(match, game, state, None, events))
     except Exception:  # committed: the callers' answers stand (a retry would apply the commands twice)
@@ -312,7 +321,8 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
                 seats = await repo.seats(session, match_id)
                 missed = takeover.timed_out_seats(game, before, state, [s.seat for s in seats])
                 state, marks = await takeover.timed_out(session, match, game, missed, seats, state, now)
-                state, events = await _store(shell, session, match, game, state, events + _stamped(marks), now)
+                state, events = await _store(shell, session, match, game, state, events + _stamped(marks), now,
+                                        before)
         await _published(shell, Applied(match, game, state, None, events))
         return bool(events)
 
@@ -329,7 +339,8 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
             if match.status != "waiting" or match.updated_at >= idle_since:
                 return False
             outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
-            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now)
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
+                                        state)
         await _published(shell, Applied(match, game, state, None, events))
         return True
 

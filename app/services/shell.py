@@ -8,6 +8,7 @@ from typing import Protocol
 
 from app.db.database import Database
 from app.services.group_commit import GroupCommit
+from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
 from app.services.notifier import Notifier
@@ -40,4 +41,13 @@ class Shell(Protocol):
     @property
     def keys(self) -> KeyCache:
         """API keys verified a moment ago (forget an agent's when its key changes)."""
+        ...
+
+    @property
+    def hooked(self) -> HookedAgents:
+        """Which agents may have webhooks (lets a command skip the webhook query)."""
+        ...
+
+    def webhooks_due(self) -> None:
+        """Webhook deliveries were committed: wake this process's sender."""
         ...

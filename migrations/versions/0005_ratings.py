@@ -7,7 +7,7 @@ keys it: the next deals avoid what their players saw recently), the agents' reli
 `timeouts`, `refusals`), `abandoned` (matches finished by the bot that took the agent's seat over) and, per seat, the consecutive timeouts and the takeover mark.
 
 Revision ID: 0005
-Revises: 0003 (the lead re-points this to 0004 when 0004_webhooks lands)
+Revises: 0004
 Create Date: 2026-12-01
 """
 from collections.abc import Sequence
@@ -16,7 +16,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = '0005'
-down_revision: str | None = '0003'
+down_revision: str | None = '0004'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
