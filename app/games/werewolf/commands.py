@@ -115,6 +115,13 @@ class Abort(_Command):
     reason: Literal["host_cancelled", "janitor_timeout"]
 
 
+class TakeOver(_Command):
+    """The services mark a seat that kept timing out as played by the official bot from now on."""
+
+    type: Literal["take_over"] = "take_over"
+    seat: int
+
+
 class Timeout(_Command):
     """The scheduler fires the timer whose token it read from the state."""
 
@@ -123,7 +130,7 @@ class Timeout(_Command):
 
 
 Command = Annotated[
-    Join | NightAction | Speak | Skip | Vote | Whisper | LastWords | Shoot | Concede | Abort | Timeout,
+    Join | NightAction | Speak | Skip | Vote | Whisper | LastWords | Shoot | Concede | Abort | Timeout | TakeOver,
     Field(discriminator="type"),
 ]
 

@@ -93,6 +93,11 @@ class WerewolfConfig(BaseModel):
     allow_whisper: bool = Field(True, description="wolves may whisper to each other at night")
     max_rounds: int = Field(0, ge=1, description="the wolves win if night max_rounds + 1 would fall; default "
                                                  "n_players")
+    compete_mode: bool = Field(False, description="spec §7.3: a competitive match: rated, and a logged-in "
+                                                  "spectator sees the god view only after the end (the services "
+                                                  "read it; the rules do not change)")
+    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
+                                                "row of one seat the official bot plays it to the end (null: off)")
 
     @model_validator(mode="before")
     @classmethod

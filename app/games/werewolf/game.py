@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
 from app.games.werewolf import rules, view
 from app.games.werewolf.allowed import allowed_actions
-from app.games.werewolf.commands import ACTIONS, Abort, Command, Concede, Join, Timeout, parse_command
+from app.games.werewolf.commands import ACTIONS, Abort, Command, Concede, Join, TakeOver, Timeout, parse_command
 from app.games.werewolf.config import WerewolfConfig, parse_config
 from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.snapshot import WerewolfSnapshot
@@ -71,6 +71,10 @@ class WerewolfGame:
     def timeout(self, token: int) -> Timeout:
         """`Timeout`."""
         return Timeout(token=token)
+
+    def take_over(self, seat: int) -> TakeOver:
+        """`TakeOver` (`app.protocol.registry.TakesOver`)."""
+        return TakeOver(seat=seat)
 
     def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
         """The rules."""

@@ -15,7 +15,19 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import GameError
-from app.games.werewolf import concede, dawn, ending, lobby, night, pending, speaking, voting, whisper, witch
+from app.games.werewolf import (
+    concede,
+    dawn,
+    ending,
+    lobby,
+    night,
+    pending,
+    speaking,
+    takeover,
+    voting,
+    whisper,
+    witch,
+)
 from app.games.werewolf.checks import require_in_progress
 from app.games.werewolf.commands import (
     Abort,
@@ -27,6 +39,7 @@ from app.games.werewolf.commands import (
     Shoot,
     Skip,
     Speak,
+    TakeOver,
     Timeout,
     Vote,
     Whisper,
@@ -82,6 +95,7 @@ _HANDLERS: dict[type, Handler] = {
     LastWords: _last_words,
     Shoot: pending.shoot,
     Concede: concede.concede,
+    TakeOver: takeover.take_over,
 }
 
 _TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {

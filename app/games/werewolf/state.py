@@ -36,6 +36,7 @@ class Player(BaseModel):
     revealed_role: Role | None = None
     revealed_camp: Camp | None = None
     conceded: bool = False
+    taken_over: bool = False
 
     @property
     def camp(self) -> Camp | None:

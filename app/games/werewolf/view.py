@@ -24,6 +24,8 @@ def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
     rows = []
     for p in state.players:
         row: dict[str, Any] = {"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive}
+        if p.taken_over:
+            row["taken_over"] = True
         if not p.alive:
             row.update(died_in=p.died_in, conceded=p.conceded, **deaths.revealed(state, p.seat))
         if god:

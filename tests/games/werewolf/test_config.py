@@ -27,7 +27,8 @@ def test_defaults() -> None:
     assert dumped == {
         "n_players": 6, "roles": PRESETS["6p"], "win_rule": "side", "reveal_role_on_death": "none",
         "first_night_last_words": True, "night_timeout": 60, "speak_timeout": 60, "vote_timeout": 60,
-        "tie_break": "revote", "allow_whisper": True, "max_rounds": 6,
+        "tie_break": "revote", "allow_whisper": True, "max_rounds": 6, "compete_mode": False,
+        "takeover_after_timeouts": None,
     }
 
 
