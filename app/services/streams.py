@@ -16,7 +16,7 @@ from app.protocol.errors import ApiError
 from app.protocol.projection import visible_events
 from app.protocol.viewer import TERMINAL
 from app.services.match_cache import CachedMatch
-from app.services.match_reads import resolve_viewer
+from app.services.match_reads import match_view, resolve_viewer
 from app.services.notifier import RESYNC
 from app.services.seating import Caller
 from app.services.shell import Shell
@@ -69,14 +69,16 @@ async def opened(shell: Shell, match_id: str, caller: Caller) -> CachedMatch:
     return cached
 
 
-def _batch(cached: CachedMatch, caller: Caller, since: int) -> list[dict[str, Any]]:
+def _batch(shell: Shell, cached: CachedMatch, caller: Caller, since: int) -> list[dict[str, Any]]:
     viewer = resolve_viewer(cached, caller)
 
     def build() -> dict[str, Any]:
         after = [e for e in cached.events if e["seq"] > since]
         # A live feed: each event as this viewer could see it while the match ran, also for the last command's
         # events read after the end (the end-of-game god view is `/events`' and the snapshot's to give).
-        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after)[:PAGE]}
+        # A competitive match's spectator gets the god view only at the end (issue 19): not in a live feed.
+        live_god = match_view(shell, cached).live_god
+        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after, live_god=live_god)[:PAGE]}
 
     # Cached per (version, viewer, cursor): a crowd of streams at one cursor costs one filtering.
     events: list[dict[str, Any]] = cached.rendered(("stream", viewer, since), build)[0]["events"]
@@ -89,7 +91,7 @@ async def events(shell: Shell, match_id: str, caller: Caller, since: int,
     event is out (or when the server shuts down: the client resumes with `Last-Event-ID`)."""
     cached, cursor = first, since
     while True:
-        batch = _batch(cached, caller, cursor)
+        batch = _batch(shell, cached, caller, cursor)
         for event in batch:
             yield event
         if batch:

@@ -112,6 +112,23 @@ async def test_a_whole_game_from_the_stream_and_a_resume_with_last_event_id(http
     await watcher.aclose()
 
 
+async def test_a_spectators_stream_of_a_competitive_match_carries_no_private_event(http: httpx.AsyncClient,
+                                                                                   live: Server) -> None:
+    """In a `compete_mode` match a logged-in spectator gets the god view only at the end (issue 19), so its stream
+    (a live feed to the end) carries no private event, exactly like the audience's."""
+    table = Table(http, 4, compete_mode=True)
+    await table.open()
+    watcher = await spectator(live)
+    seen: list[Event] = []
+    reader = asyncio.create_task(read_stream(watcher, table.match_id, seen))
+    final = await table.play()
+    assert final["status"] == "finished" and await reader == "finished"
+    log = await table.events(None)
+    assert any(e["visibility"] != "public" for e in log), "the match had private events"
+    assert seen == [e for e in log if e["visibility"] == "public"]
+    await watcher.aclose()
+
+
 async def test_since_resumes_too_and_a_finished_match_just_ends(http: httpx.AsyncClient) -> None:
     table = Table(http, 4)
     await table.open()
