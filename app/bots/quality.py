@@ -34,11 +34,11 @@ from statistics import NormalDist
 from typing import Any
 
 from app.bots import arena
+from app.bots.claims import comment_claims
 from app.bots.personas import PERSONAS, Persona
 from app.bots.sim import GameRecord, play_game
 from app.games.undercover import parse_config
-from app.games.undercover.brain.context import Context, context_from_snapshot
-from app.games.undercover.brain.suspicion import information, suspicion
+from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.text import normalise
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -162,48 +162,6 @@ def naming_share(speeches: Iterable[Act]) -> tuple[int, int]:
 
 
 # ----------------------------------------------------------------------------------------- vote comments
-
-MAJORITY = re.compile(r"大家|多数|大伙|跟风|都投|跟票|票都")
-CONTRARIAN = re.compile(r"不跟风|反着|偏不|没人投|冷门|唱反调")
-DATA = re.compile(r"数据|匹配度|一致性|统计|嫌疑最高|最可疑|排第一")
-REVENGE = re.compile(r"投了?我")
-QUIET = re.compile(r"话最少|说得最少|信息最少|没怎么说|最少")
-FIRST = re.compile(r"第一票|头一票|先投")
-QUOTE = re.compile(r"(\d+)号[^「」]{0,6}「([^」]+)」")
-
-
-def comment_claims(comment: str, ctx: Context, target: int) -> list[tuple[str, bool]]:
-    """Each claim the comment makes, and whether the state the voter saw bears it out."""
-    ballots = [b for b in ctx.current_ballots() if b.seat != ctx.seat]
-    counts = Counter(b.target for b in ballots)
-    top = max(counts.values(), default=0)
-    claims: list[tuple[str, bool]] = []
-    if CONTRARIAN.search(comment):
-        if "没人投" in comment:
-            claims.append(("nobody", counts[target] == 0))
-        else:
-            claims.append(("contrarian", bool(ballots) and counts[target] < top))
-    elif MAJORITY.search(comment):
-        claims.append(("majority", len(ballots) >= 2 and counts[target] * 2 > len(ballots)))
-    if DATA.search(comment):
-        scores = suspicion(ctx)
-        eligible = ctx.eligible_targets()
-        best = max(scores.get(s, 0.0) for s in eligible) if eligible else 0.0
-        claims.append(("data", scores.get(target, 0.0) >= best - 1e-9))
-    if REVENGE.search(comment):
-        claims.append(("revenge", any(b.seat == target and b.target == ctx.seat and
-                                      (b.round, b.pk) != (ctx.round, ctx.in_pk) for b in ctx.ballots)))
-    if QUIET.search(comment):
-        eligible = ctx.eligible_targets()
-        least = min(information(ctx, s) for s in eligible) if eligible else 0.0
-        claims.append(("quiet", information(ctx, target) <= least + 1e-9))
-    if FIRST.search(comment):
-        claims.append(("first", not ballots))
-    for seat, quoted in QUOTE.findall(comment):
-        said = [normalise(s.text) for s in ctx.speeches_of(int(seat)) if s.text]
-        claims.append(("quote", any(normalise(quoted) in text for text in said)))
-    return claims
-
 
 def false_comments(acts: Iterable[Act]) -> tuple[list[tuple[str, str]], int, Counter[str]]:
     """(claim, comment) for each false claim, the number of comments, and the claims checked by kind."""

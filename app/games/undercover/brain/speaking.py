@@ -15,7 +15,6 @@ a sentence with one of the seat's earlier texts is thrown away, so a seat never 
 from __future__ import annotations
 
 import random
-import re
 import string
 from collections import Counter
 from collections.abc import Sequence
@@ -23,7 +22,7 @@ from collections.abc import Sequence
 from app.games.undercover.brain.clues import fit, is_safe, overlap, own_clues, phrase_of, tag_of, uses_clue
 from app.games.undercover.brain.context import Context
 from app.games.undercover.brain.personas import SITUATION, Voice
-from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, best_by
+from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, best_by, sentences
 from app.games.undercover.brain.suspicion import information, suspicion, word_scores
 from app.games.undercover.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, FITS_OWN_WORD
 from app.games.undercover.text import normalise
@@ -38,7 +37,6 @@ OWN_ONLY_AVOIDED = 0.6  # an undercover whose clues all fit only its own word fa
 BLANK_AT_TABLE = 0.6  # civilians give only the category in round 1 this much more often when a blank sits in
 BLANK_STILL_HIDDEN = 0.6  # … and in round 2 this share of that, while no blank has been revealed
 SPECIAL_AFTER = frozenset({"linglong", "adai"})  # these personas' own move comes after their clue
-SENTENCE_END = re.compile(r"[。！？!?…~～；;\n]+")
 
 
 def compose_speech(ctx: Context, voice: Voice, rng: random.Random) -> str | None:
@@ -61,11 +59,6 @@ def compose_speech(ctx: Context, voice: Voice, rng: random.Random) -> str | None
         if _fresh(text, old) and is_safe(text, ctx.word):
             return text
     return None
-
-
-def sentences(text: str) -> list[str]:
-    """The normalised sentences of a text (empty pieces dropped)."""
-    return [s for s in (normalise(piece) for piece in SENTENCE_END.split(text)) if s]
 
 
 def _fresh(text: str, old: set[str]) -> bool:

@@ -11,9 +11,16 @@ from collections import Counter
 from app.games.undercover.brain.clues import is_safe, phrase_of
 from app.games.undercover.brain.context import Context
 from app.games.undercover.brain.personas import VOTE_COMMON, Voice
-from app.games.undercover.brain.phrasing import render
+from app.games.undercover.brain.phrasing import render, sentences
 from app.games.undercover.brain.suspicion import information, outlier, suspicion
-from app.games.undercover.brain.weights import FELLOW_PENALTY, HIDDEN_SIDE_FOLLOWS, NEUTRAL, SILENT_VOTE, THIRD_CHOICE
+from app.games.undercover.brain.weights import (
+    CIVILIAN_FOLLOWS,
+    FELLOW_PENALTY,
+    HIDDEN_SIDE_FOLLOWS,
+    NEUTRAL,
+    SILENT_VOTE,
+    THIRD_CHOICE,
+)
 
 
 def rank_targets(ctx: Context, persona: Voice) -> list[tuple[int, float]]:
@@ -27,7 +34,7 @@ def rank_targets(ctx: Context, persona: Voice) -> list[tuple[int, float]]:
     ballots = ctx.current_ballots()
     counts = Counter(b.target for b in ballots if b.seat != ctx.seat)
     total = max(1, sum(counts.values()))
-    follow = persona.voting.follow + (HIDDEN_SIDE_FOLLOWS if ctx.role in ("undercover", "blank") else 0.0)
+    follow = persona.voting.follow + (HIDDEN_SIDE_FOLLOWS if ctx.role in ("undercover", "blank") else CIVILIAN_FOLLOWS)
     scored = []
     for seat in targets:
         share = counts[seat] / total
@@ -136,7 +143,8 @@ def vote_comment(ctx: Context, persona: Voice, target: int, rng: random.Random) 
             continue
         templates = [*persona.vote.get(claim, ()), *VOTE_COMMON.get(claim, ())]
         values = {"target": str(target), **claims[claim]}
-        fresh = [t for t in templates if t.format(**values) not in old]
+        old_sentences = {s for text in old for s in sentences(text)}
+        fresh = [t for t in templates if not any(s in old_sentences for s in sentences(t.format(**values)))]
         for text in render(fresh, values, rng):
             if is_safe(text, ctx.word):
                 return text
