@@ -29,7 +29,7 @@ VOTED_OUT_OTHER_SIDE = 0.1  # voted out a revealed seat of another role (reassur
 
 # ----------------------------------------------------------------- voting
 
-CIVILIAN_FOLLOWS = 0.6  # civilians lean towards the seat already voted most (a split vote saves the undercover)
+CIVILIAN_FOLLOWS = 0.4  # civilians lean towards the seat already voted most (a split vote saves the undercover)
 HIDDEN_SIDE_FOLLOWS = 0.8  # undercovers and blanks join the votes already cast (hiding in the majority)
 FELLOW_PENALTY = 5.0  # never vote out a known fellow while anyone else is eligible
 THIRD_CHOICE = 0.5  # past the first two choices: the third, else a random eligible seat
