@@ -33,6 +33,7 @@ SITUATION_ODDS = {"pk": 0.85, "defend": 0.8, "civilian_out": 0.6, "undercover_ou
                   "first": 0.55}
 UNDERCOVER_FRAME = 0.7  # an undercover uses its nervous (or overacted) clue frames this often
 TWO_CLUES = 0.45  # 阿呆 (clue_pick "specific") gives two clues at once this often as a civilian
+LONE_UNDERCOVER = 0.25  # a room's only undercover blends in this much more
 OWN_ONLY_AVOIDED = 0.6  # an undercover whose clues all fit only its own word falls back to vaguer talk this often
 BLANK_AT_TABLE = 0.6  # civilians give only the category in round 1 this much more often when a blank sits in
 BLANK_STILL_HIDDEN = 0.6  # … and in round 2 this share of that, while no blank has been revealed
@@ -91,6 +92,8 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
     round_one = ctx.round <= 1 and not ctx.in_pk
     if ctx.role == "undercover":
         blend = voice.blend + (BLEND_AFTER_ROUND_1 if ctx.round > 1 else 0.0)
+        if ctx.n_undercover == 1:
+            blend += LONE_UNDERCOVER  # nobody shares the suspicion: hide harder
         if rng.random() < blend:
             borrowed = _borrowed_clue(ctx, others, rng) if others else None
             if borrowed:
