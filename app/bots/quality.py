@@ -282,7 +282,8 @@ def report(games: Games, arena_tallies: tuple[arena.Tally, arena.Tally], seed: i
         f"refused actions: {sum(refused.values())} {dict(refused) or ''}(target 0)",
         f"SUMMARY quality games={n} top_run={worst[1]:.1%} repeats={len(repeated)} "
         f"naming={_pct(named, later)} false_comments={len(false)} undercover_win={_pct(uc_wins, uc_games)} "
-        f"[{lo:.1%},{hi:.1%}] blank_win={_pct(bl_wins, bl_games)} [{blo:.1%},{bhi:.1%}] "
+        f"[{lo:.1%},{hi:.1%}] blank_guessed={_pct(blank_alone, len(games.records['blank']))} "
+        f"blank_seat_win={_pct(bl_wins, bl_games)} [{blo:.1%},{bhi:.1%}] "
         f"arena_margin={margin:+.1f}pp classifier={accuracy:.1%} refused={sum(refused.values())}",
     ]
     return "\n".join(lines)
