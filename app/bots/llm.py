@@ -1,6 +1,9 @@
 """Optional LLM brain: asks an OpenAI-compatible chat-completions endpoint for speeches, votes and last words
-in persona, within a time budget, and falls back to the rule brain's action on ANY error, timeout or invalid
-answer (wrong seat, not JSON, own word in the text, too long, a repeat of an earlier speech …).
+in persona — with seed 000's prompts (description, debate reply, last words), asking for JSON
+(`response_format: json_object`) — within a time budget, and falls back to the rule brain's action on ANY
+error, timeout or unusable answer (not JSON, wrong seat, own word in the text, instruction-like, too long, a
+repeat of an earlier speech …). A vote comment is dropped when it claims something the state does not show
+(`app.bots.claims`).
 
 Off unless `WODI_LLM_BASE_URL` is set (`LLMBrain.from_settings` returns None then). The endpoint is
 `POST {base_url}/chat/completions` with `{"model", "messages", "temperature", "max_tokens"}`; the key, when
@@ -18,9 +21,13 @@ from typing import Any
 
 import httpx
 
+from app.bots.claims import false_claims
 from app.bots.personas import Persona
+from app.games.base import GameError
 from app.games.undercover.brain.clues import is_safe
 from app.games.undercover.brain.context import Context, context_from_snapshot
+from app.games.undercover.checks import clean_text
+from app.games.undercover.instructions import matching
 from app.games.undercover.text import normalise
 from app.settings import Settings
 
@@ -87,7 +94,8 @@ class LLMBrain:
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout + 1.0))
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        body = {"model": self.model, "messages": chat, "temperature": 0.8, "max_tokens": 120}
+        body = {"model": self.model, "messages": chat, "temperature": 0.8, "max_tokens": 200,
+                "response_format": {"type": "json_object"}}
         response = await self._client.post(self.url, json=body, headers=headers)
         response.raise_for_status()
         content = response.json()["choices"][0]["message"]["content"]
@@ -96,50 +104,114 @@ class LLMBrain:
         return content
 
 
+# Seed 000's 性格修正 (description) and 遗言 tone per persona.
+DESCRIBE_STYLE = {
+    "adai": "过于具体，容易暴露细节", "linglong": "极其抽象，滴水不漏", "laotie": "质疑上一家的描述，然后给出自己的",
+    "nuomi": "语无伦次，可爱跑题", "yingyan": "逻辑严密，试图总结规律", "oscar": "夸张表演，情绪丰富",
+}
+LAST_WORDS_TONE = {"adai": "委屈/困惑", "linglong": "淡定/高深", "laotie": "不服/怼人", "nuomi": "可爱/懵",
+                   "yingyan": "总结/遗憾", "oscar": "表演/戏剧化"}
+JSON_TEXT = '只输出 JSON：{"text": "你的发言"}'
+
+
 def messages(ctx: Context, persona: Persona, kind: str) -> list[dict[str, str]]:
-    """The chat for one decision: persona and rules, what the seat knows, and the one thing to answer."""
+    """The chat for one decision, in seed 000's prompts: the description prompt for a speech (its debate
+    prompt when another seat has just addressed this one), the last-words prompt, and a vote prompt; each
+    asks for JSON."""
     system = (f"你在玩“谁是卧底”。你的人设是{persona.display_name}，说话风格：{persona.style}；"
-              f"投票倾向：{persona.tendency}。只用中文，只输出要求的内容。")
-    word = ctx.word or "（你是白板，没有词）"
-    lines = [f"你是{ctx.seat}号，身份：{ROLE_NAMES.get(ctx.role or '', '未知')}，你的词：{word}。",
-             f"现在第{ctx.round}轮，场上存活：{'、'.join(f'{s}号' for s in ctx.alive)}。"]
+              f"投票倾向：{persona.tendency}。只用中文，只输出要求的 JSON。")
+    lines = [f"你是{ctx.seat}号，现在第{ctx.round}轮，场上存活：{'、'.join(f'{s}号' for s in ctx.alive)}。"]
     if ctx.revealed:
         out = sorted(ctx.revealed.items())
         lines.append("已出局：" + "，".join(f"{s}号（{ROLE_NAMES.get(r, r)}）" for s, r in out))
     lines.append("发言记录：")
     lines += [f"第{s.round}轮 {s.seat}号：{s.text or '（跳过）'}" for s in ctx.speeches[-40:]] or ["（还没有人发言）"]
     if kind == "speak":
-        ask = ("轮到你发言。用一句话（不超过40个字）描述你的词，符合你的人设；"
-               "绝对不能说出你的词本身，也不要重复你说过的话。"
-               "卧底要尽量贴近其他人的描述；白板要含糊地附和大家。只输出这句话。")
+        lines.append(_describe(ctx, persona))
+        addressed = addressed_by(ctx)
+        if addressed is not None:
+            seat, text = addressed
+            lines.append(f"用户说：{seat}号：{text}\n请生成你的回应（1-2句话），符合你的性格模板和身份立场，"
+                         "并在其中完成你的描述。")
+        lines.append("不要重复你说过的话，不超过60个字。" + JSON_TEXT)
     elif kind == "vote":
         targets = "、".join(str(s) for s in ctx.eligible_targets())
-        ask = (f"轮到你投票，只能投这些座位：{targets}。只输出 JSON："
-               '{"target_seat": 座位号, "comment": "一句理由（不能包含你的词）"}')
+        lines.append(f"轮到你投票指认卧底，只能投这些座位：{targets}。理由只能说真实发生的事（不要编造别人的话或票数）。"
+                     '只输出 JSON：{"target_seat": 座位号, "comment": "一句理由（不能包含你的词）"}')
     else:
-        ask = "你被投票出局了。用一句话发表遗言，符合你的人设，不能说出你的词。只输出这句话。"
-    return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join([*lines, ask])}]
+        identity = ROLE_NAMES.get(ctx.role or "", "未知身份")
+        tone = LAST_WORDS_TONE.get(persona.slug, "符合人设")
+        lines.append(f"你是 {persona.display_name}，{identity}，已被投票出局。"
+                     f"请用一句话发表遗言，符合你的性格：{tone}。不能说出你的词。" + JSON_TEXT)
+    return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
+
+
+def _describe(ctx: Context, persona: Persona) -> str:
+    """Seed 000's description prompt for this seat."""
+    style = DESCRIBE_STYLE.get(persona.slug, persona.style)
+    if ctx.role == "blank" or not ctx.word:
+        return (f"你是{persona.display_name}，你是白板，没有拿到词。请用一句话含糊地附和大家的描述，别被发现。"
+                f"性格修正：{style}。")
+    return (f"你是{persona.display_name}，拿到的是{ctx.word}。\n请用一句话描述这个词语，要求：\n"
+            "- 不能出现词语中的任何一个字（这是卧底游戏，暴露就输了）\n"
+            "- 平民：尽量准确描述，但不要让卧底轻易猜出原词\n"
+            "- 卧底：试图用模糊语言伪装成平民，描述偏向卧底词但不露馅\n"
+            f"- 你的身份：{ROLE_NAMES.get(ctx.role or '', '未知')}\n"
+            f"- 性格修正：{style}")
+
+
+def addressed_by(ctx: Context) -> tuple[int, str] | None:
+    """The latest speech of another seat (this round or the last) that names this seat, if any."""
+    mark = f"{ctx.seat}号"
+    for speech in reversed(ctx.speeches):
+        if speech.round < ctx.round - 1:
+            break
+        if speech.seat != ctx.seat and speech.text and mark in speech.text:
+            return speech.seat, speech.text
+    return None
+
+
+def passes_server_checks(text: str, word: str | None) -> bool:
+    """What the server checks before it accepts a text from a seat holding `word`: something visible, at most
+    500 characters, no NUL, not the own word (any spelling `leak` knows), nothing instruction-like (refused in
+    compete_mode rooms)."""
+    try:
+        cleaned = clean_text(text)
+    except GameError:
+        return False
+    return is_safe(cleaned, word) and not matching(cleaned)
 
 
 def parse_answer(kind: str, answer: str, ctx: Context) -> dict[str, Any] | None:
-    """The action body for the LLM's answer, or None when the answer is not usable."""
+    """The action body for the LLM's JSON answer, or None when the answer is not usable."""
+    data = _json_object(answer)
+    if data is None:
+        return None
     if kind == "vote":
-        return _parse_vote(answer, ctx)
-    text = _one_line(answer)
-    if not text or len(text) > MAX_SPEECH or not is_safe(text, ctx.word):
+        return _parse_vote(data, ctx)
+    text = data.get("text")
+    if not isinstance(text, str):
+        return None
+    text = _one_line(text)
+    if not text or len(text) > MAX_SPEECH or not passes_server_checks(text, ctx.word):
         return None
     if kind == "speak" and normalise(text) in {normalise(t) for t in ctx.my_texts()}:
         return None
     return {"type": kind, "text": text}
 
 
-def _parse_vote(answer: str, ctx: Context) -> dict[str, Any] | None:
+def _json_object(answer: str) -> dict[str, Any] | None:
     found = re.search(r"\{.*\}", answer, re.DOTALL)
     if not found:
         return None
-    data = json.loads(found.group(0))
-    if not isinstance(data, dict):
+    try:
+        data = json.loads(found.group(0))
+    except ValueError:
         return None
+    return data if isinstance(data, dict) else None
+
+
+def _parse_vote(data: dict[str, Any], ctx: Context) -> dict[str, Any] | None:
     target = data.get("target_seat")
     if isinstance(target, str) and target.strip().isdigit():
         target = int(target)
@@ -149,7 +221,8 @@ def _parse_vote(answer: str, ctx: Context) -> dict[str, Any] | None:
     comment = data.get("comment")
     if isinstance(comment, str):
         comment = _one_line(comment)
-        if comment and len(comment) <= MAX_SPEECH and is_safe(comment, ctx.word):
+        if (comment and len(comment) <= MAX_SPEECH and passes_server_checks(comment, ctx.word)
+                and not false_claims(comment, ctx, target)):
             body["comment"] = comment
     return body
 

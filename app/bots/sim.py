@@ -38,7 +38,8 @@ from app.games.undercover.view import ACTING
 from app.games.undercover.wordpairs import default_library
 from app.protocol.viewer import can_see
 
-Decider = Callable[[dict[str, Any], str, random.Random], dict[str, Any] | None]
+# Called with (seat, the snapshot the bot was handed, the body it chose) after every decision.
+Observer = Callable[[int, dict[str, Any], dict[str, Any] | None], None]
 
 
 @dataclass
@@ -51,6 +52,7 @@ class GameRecord:
     votes: list[tuple[int, int]] = field(default_factory=list)  # (voter, target)
     errors: Counter[str] = field(default_factory=Counter)
     rounds: int = 0
+    winning_seats: list[int] = field(default_factory=list)
 
 
 def seat_snapshot(state: MatchState, seat: int, log: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -59,7 +61,8 @@ def seat_snapshot(state: MatchState, seat: int, log: Sequence[dict[str, Any]]) -
     seen = [e for e in log if can_see(e["visibility"], god=False, seat=seat, roles=roles)]
     you = you_view(state, seat)
     you["private_log"] = [e for e in seen if e["visibility"] != "public"]
-    return {"status": state.status, "phase": state.phase, "players": players_view(state, god=False),
+    return {"status": state.status, "phase": state.phase, "config": state.config.model_dump(),
+            "players": players_view(state, god=False),
             **public_fields(state), "public_log": [e for e in seen if e["visibility"] == "public"], "you": you}
 
 
@@ -95,8 +98,11 @@ def _fallback(action: str, seat: int, state: MatchState | None) -> Command:
 
 
 def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, *, baseline: bool = False,
-              max_steps: int = 2000) -> GameRecord:
-    """Play one game to its end; `personas[i]` plays seat i. Same `seed` → same deal and same bot dice."""
+              max_steps: int = 2000, observe: Observer | None = None) -> GameRecord:
+    """Play one game to its end; `personas[i]` plays seat i. Same `seed` → same deal and same bot dice.
+
+    `observe`, when given, sees every decision (the quality script reads the bots' texts through it).
+    """
     pairs = _pairs()
     now = 0.0
     outcome = new_match(config, _name(personas, 0), personas[0].display_name, seed, now)
@@ -123,7 +129,10 @@ def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, 
             continue
         seat = order_dice.choice(actors) if state.stage == "vote" else actors[0]
         action = you_view(state, seat)["next_action"]
-        body = decide(seat_snapshot(state, seat, log), personas[seat].slug, dice, baseline=baseline)
+        snapshot = seat_snapshot(state, seat, log)
+        body = decide(snapshot, personas[seat].slug, dice, baseline=baseline)
+        if observe is not None:
+            observe(seat, snapshot, body)
         command = _command(body, seat, action)
         try:
             outcome = apply(state, command, now=now, pairs=pairs)
@@ -136,6 +145,7 @@ def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, 
         state = outcome.state
         log.extend(outcome.events)
     record.winner = (state.result or {}).get("winner_camp")
+    record.winning_seats = list((state.result or {}).get("winning_seats") or [])
     record.rounds = state.round_index
     return record
 

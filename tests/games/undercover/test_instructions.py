@@ -9,7 +9,7 @@ import pytest
 
 from app.games.base import GameError
 from app.games.undercover import GuessWord, LastWords, Speak, Vote, Whisper
-from app.games.undercover.brain.personas import VOICES
+from app.games.undercover.brain.clues import every_template
 from app.games.undercover.instructions import PATTERNS, matching, screen
 from app.games.undercover.wordpairs import default_library
 
@@ -76,12 +76,11 @@ def test_ordinary_speech_is_not_flagged(text: str) -> None:
 def _bot_corpus() -> set[str]:
     clues = [clue for pair in default_library().pairs() for word in (pair.a, pair.b) for clue in word.clues]
     texts = set(clues)
-    for persona in VOICES.values():
-        for group in (persona.speak, persona.speak_undercover, persona.vague, persona.last_words,
-                      persona.vote_comments):
-            for template in group:
-                for clue in clues[::5]:
-                    texts.add(template.format(clue=clue, echo=clue, summary=clue, prev=3, suspect=2, target=4))
+    for template in every_template():
+        for clue in clues[::5]:
+            texts.add(template.format(clue=clue, clue2=clue, phrase=clue, prev_phrase=clue, quote=clue, tag="食物",
+                                      summary=f"2号「{clue}」", seat=1, prev=3, suspect=2, target=4, voters="1、5",
+                                      out=0, votes=3))
     return texts
 
 

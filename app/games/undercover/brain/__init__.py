@@ -58,5 +58,5 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
     if action == "last_words":
         return {"type": "last_words", "text": compose_last_words(ctx, style, rng)}
     if action == "guess_word":
-        return {"type": "guess_word", "word": guess_word(ctx)}
+        return {"type": "guess_word", "word": guess_word(ctx, rng)}
     return None

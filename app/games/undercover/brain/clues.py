@@ -10,7 +10,7 @@ import string
 from collections.abc import Iterable
 from functools import lru_cache
 
-from app.games.undercover.brain.personas import VOICES
+from app.games.undercover.brain.personas import SITUATION, VOICES, VOTE_COMMON
 from app.games.undercover.checks import gloss_of
 from app.games.undercover.leak import leaks
 from app.games.undercover.text import normalise
@@ -40,18 +40,45 @@ def all_words() -> tuple[Word, ...]:
     return tuple(seen.values())
 
 
+def every_template() -> list[str]:
+    """Every part template of every voice, the situation lines and the shared vote comments."""
+    found: list[str] = []
+    for voice in VOICES.values():
+        for value in vars(voice).values():
+            if isinstance(value, tuple) and all(isinstance(v, str) for v in value):
+                found += value
+        for group in voice.vote.values():
+            found += group
+    for groups in (SITUATION, VOTE_COMMON):
+        for group in groups.values():
+            found += group
+    return found
+
+
+@lru_cache(maxsize=1)
+def tags() -> dict[str, str]:
+    """Word → the category of its pair (`食物`, `动物`, …)."""
+    found: dict[str, str] = {}
+    for pair in default_library().pairs():
+        for word in (pair.a, pair.b):
+            found.setdefault(word.word, pair.tag)
+    return found
+
+
+def tag_of(word: str | None) -> str | None:
+    """The category of `word`'s pair, or None (a blank, or a word the library does not know)."""
+    return tags().get(word) if word else None
+
+
 @lru_cache(maxsize=1)
 def _template_bits() -> tuple[str, ...]:
     """The fixed text of every persona template (normalised, 2+ characters), longest first."""
     bits: set[str] = set()
-    for persona in VOICES.values():
-        for group in (persona.speak, persona.speak_undercover, persona.vague, persona.last_words,
-                      persona.vote_comments):
-            for template in group:
-                for literal, _, _, _ in string.Formatter().parse(template):
-                    key = normalise(literal)
-                    if len(key) >= 2:
-                        bits.add(key)
+    for template in every_template():
+        for literal, _, _, _ in string.Formatter().parse(template):
+            key = normalise(literal)
+            if len(key) >= 2:
+                bits.add(key)
     return tuple(sorted(bits, key=len, reverse=True))
 
 

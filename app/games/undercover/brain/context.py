@@ -28,6 +28,7 @@ class Ballot:
     round: int
     target: int
     pk: bool
+    comment: str | None = None
 
 
 @dataclass
@@ -46,6 +47,9 @@ class Context:
     ballots: list[Ballot] = field(default_factory=list)
     fellows: frozenset[int] = frozenset()
     deadline_ts: float | None = None
+    n_undercover: int | None = None  # from the room's config, when the snapshot carries it
+    n_blank: int = 0  # from the room's config
+    eliminated_round: dict[int, int] = field(default_factory=dict)  # dead seat → the round it went out
 
     @property
     def in_pk(self) -> bool:
@@ -75,6 +79,30 @@ class Context:
         """Votes already cast in the vote now running (the PK's own votes during a PK)."""
         return [b for b in self.ballots if b.round == self.round and b.pk == self.in_pk]
 
+    def my_comments(self) -> list[str]:
+        return [b.comment for b in self.ballots if b.seat == self.seat and b.comment]
+
+    def this_phase_speeches(self) -> list[Speech]:
+        """Speeches of the speaking phase now running (the PK's own during a PK)."""
+        return [s for s in self.speeches if s.round == self.round and s.pk == self.in_pk]
+
+    def last_vote(self) -> list[Ballot]:
+        """The ballots of the latest finished vote before this round's (the previous round's last vote)."""
+        earlier = [b for b in self.ballots if b.round < self.round]
+        if not earlier:
+            return []
+        rnd = max(b.round for b in earlier)
+        pk = any(b.pk for b in earlier if b.round == rnd)
+        return [b for b in earlier if b.round == rnd and b.pk == pk]
+
+    def voted_me_out(self) -> list[int]:
+        """Seats whose ballot in the vote now ending (or the latest one) named this seat."""
+        if not self.ballots:
+            return []
+        rnd = max(b.round for b in self.ballots)
+        pk = any(b.pk for b in self.ballots if b.round == rnd)
+        return sorted({b.seat for b in self.ballots if b.round == rnd and b.pk == pk and b.target == self.seat})
+
     def previous_speaker(self) -> int | None:
         """The seat that spoke (or was skipped) just before this seat's turn, in this round and phase."""
         here = [s for s in self.speeches if s.round == self.round and s.pk == self.in_pk and s.seat != self.seat]
@@ -93,8 +121,9 @@ def context_from_snapshot(snap: dict[str, Any]) -> Context:
         elif kind == "speech_skipped":
             speeches.append(Speech(int(event["seat"]), int(event["round"]), None, bool(event.get("pk"))))
         elif kind == "vote_cast":
+            comment = event.get("comment")
             ballots.append(Ballot(int(event["seat"]), int(event["round"]), int(event["target_seat"]),
-                                  bool(event.get("pk"))))
+                                  bool(event.get("pk")), str(comment) if comment else None))
     fellows: set[int] = set()
     for event in you.get("private_log") or []:
         if event.get("type") == "fellow_role_revealed":
@@ -102,6 +131,14 @@ def context_from_snapshot(snap: dict[str, Any]) -> Context:
     seat = int(you["seat"])
     fellows.discard(seat)
     players = snap.get("players") or []
+    config = snap.get("config") or {}
+    n_undercover = config.get("n_undercover") if isinstance(config, dict) else None
+    n_blank = config.get("n_blank") if isinstance(config, dict) else None
+    out_in: dict[int, int] = {}
+    for p in players:
+        when = str(p.get("eliminated_in") or "")
+        if not p.get("alive") and when.startswith("round_") and when[6:].isdigit():
+            out_in[int(p["seat"])] = int(when[6:])
     return Context(
         seat=seat,
         role=you.get("role"),
@@ -116,4 +153,7 @@ def context_from_snapshot(snap: dict[str, Any]) -> Context:
         ballots=ballots,
         fellows=frozenset(fellows),
         deadline_ts=snap.get("deadline_ts"),
+        n_undercover=int(n_undercover) if isinstance(n_undercover, int) else None,
+        n_blank=int(n_blank) if isinstance(n_blank, int) else 0,
+        eliminated_round=out_in,
     )

@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import random
+import re
 import string
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.games.undercover.text import normalise
+
+SENTENCE_END = re.compile(r"[。！？!?…~～；;\n]+")
 SAFE_FALLBACKS = ("我先听听大家的。", "过。", "嗯……")
 
 
@@ -26,3 +30,8 @@ def best_by(items: Sequence[str], key: Callable[[str], Any], rng: random.Random)
     scored = [(key(item), item) for item in items]
     top = max(score for score, _ in scored)
     return rng.choice([item for score, item in scored if score == top])
+
+
+def sentences(text: str) -> list[str]:
+    """The normalised sentences of a text (empty pieces dropped)."""
+    return [s for s in (normalise(piece) for piece in SENTENCE_END.split(text)) if s]

@@ -7,11 +7,13 @@ weights are in `weights`.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from statistics import mean
 
-from app.games.undercover.brain.clues import candidate_words, content, fit, overlap, own_clues, phrases_of
+from app.games.undercover.brain.clues import candidate_words, content, fit, overlap, own_clues, phrases_of, tag_of
 from app.games.undercover.brain.context import Context
 from app.games.undercover.brain.weights import (
+    CATEGORY_FIT,
     COPYCAT,
     FITS_OWN_WORD,
     HOLDS_CLUE,
@@ -21,9 +23,11 @@ from app.games.undercover.brain.weights import (
     PARTIAL_FIT_WEIGHT,
     REVEALED_CIVILIAN_WEIGHT,
     SKIPPED_FIT,
+    THEIR_WORD,
     VOTED_OUT_MY_SIDE,
     VOTED_OUT_OTHER_SIDE,
 )
+from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import Word
 
 
@@ -35,18 +39,47 @@ def suspicion(ctx: Context) -> dict[int, float]:
     against revealed seats.
     """
     clues = own_clues(ctx.word)
+    tag = normalise(tag_of(ctx.word) or "")
     copied = _copycats(ctx)
+    their_word = _revealed_word(ctx) if ctx.role == "civilian" else None
     scores: dict[int, float] = {}
     for seat in ctx.others_alive():
         speeches = ctx.speeches_of(seat)
         if clues:
-            fits = [fit(s.text, clues) if s.text else SKIPPED_FIT for s in speeches]
+            fits = [_fit_or_category(s.text, clues, tag) if s.text else SKIPPED_FIT for s in speeches]
             base = 1.0 - mean(fits) if fits else NEUTRAL
         else:
             base = outlier(ctx, seat)
+        if their_word:
+            theirs = [fit(s.text, their_word) for s in speeches if s.text]
+            base += THEIR_WORD * max(theirs, default=0.0)
         scores[seat] = (base + COPYCAT * copied.get(seat, 0.0) + _revealed_likeness(ctx, seat)
                         + _vote_signal(ctx, seat))
     return scores
+
+
+def _revealed_word(ctx: Context) -> tuple[str, ...] | None:
+    """The clues of the word a revealed undercover most likely held (read from its speeches), or None."""
+    texts = [s.text for seat, role in ctx.revealed.items() if role == "undercover"
+             for s in ctx.speeches_of(seat) if s.text]
+    clues = own_clues(ctx.word)
+    texts = [t for t in texts if not (clues and fit(t, clues) >= FITS_OWN_WORD)]
+    best: tuple[float, tuple[str, ...]] | None = None
+    for word in candidate_words(texts):
+        if word.word == ctx.word:
+            continue
+        score = sum(fit(t, word.clues) for t in texts)
+        if score >= HOLDS_CLUE and (best is None or score > best[0]):
+            best = (score, word.clues)
+    return best[1] if best else None
+
+
+def _fit_or_category(text: str, clues: tuple[str, ...], tag: str) -> float:
+    """A speech's fit to my clues; a speech that names only our shared category fits `CATEGORY_FIT`."""
+    found = fit(text, clues)
+    if tag and found < CATEGORY_FIT and tag in normalise(text):
+        return CATEGORY_FIT
+    return found
 
 
 def _copycats(ctx: Context) -> dict[int, float]:
@@ -80,6 +113,8 @@ def _revealed_likeness(ctx: Context, seat: int) -> float:
     own = [s.text for s in ctx.speeches_of(seat) if s.text]
     signal = 0.0
     for dead, role in ctx.revealed.items():
+        if role == "blank":  # a blank only echoed the table: looking like it says nothing
+            continue
         theirs = [s.text for s in ctx.speeches_of(dead) if s.text]
         if not own or not theirs:
             continue
@@ -104,12 +139,14 @@ def information(ctx: Context, seat: int) -> float:
     return mean(len(content(s.text)) if s.text else 0 for s in speeches) if speeches else 0.0
 
 
-def word_scores(ctx: Context, *, skip_own_side: bool = False) -> list[tuple[float, Word]]:
+def word_scores(ctx: Context, *, skip_own_side: bool = False,
+                known: Callable[[Word], tuple[str, ...]] | None = None) -> list[tuple[float, Word]]:
     """Library words (not this seat's own) ranked by how well the others' speeches fit their clues.
 
     A speech holding a clue scores 1 for that word, a partial overlap a little, so the majority's word comes
     first. Speeches of seats revealed as civilians count double; of revealed undercovers or blanks, not at
     all; with `skip_own_side`, speeches that fit this seat's own clues are left out too (its own side's).
+    `known` gives the clues of a word this seat knows (default: all of the library's).
     """
     clues = own_clues(ctx.word)
     weighted: list[tuple[str, float]] = []
@@ -126,8 +163,9 @@ def word_scores(ctx: Context, *, skip_own_side: bool = False) -> list[tuple[floa
         if ctx.word and word.word == ctx.word:
             continue
         score = 0.0
+        clues_known = known(word) if known else word.clues
         for text, weight in weighted:
-            f = fit(text, word.clues)
+            f = fit(text, clues_known)
             score += weight * (f if f >= HOLDS_CLUE else PARTIAL_FIT_WEIGHT * f)
         scored.append((score, word))
     scored.sort(key=lambda item: -item[0])

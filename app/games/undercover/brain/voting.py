@@ -8,12 +8,19 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from app.games.undercover.brain.clues import is_safe
+from app.games.undercover.brain.clues import is_safe, phrase_of
 from app.games.undercover.brain.context import Context
-from app.games.undercover.brain.personas import Voice
-from app.games.undercover.brain.phrasing import render
+from app.games.undercover.brain.personas import VOTE_COMMON, Voice
+from app.games.undercover.brain.phrasing import render, sentences
 from app.games.undercover.brain.suspicion import information, outlier, suspicion
-from app.games.undercover.brain.weights import FELLOW_PENALTY, HIDDEN_SIDE_FOLLOWS, NEUTRAL, SILENT_VOTE, THIRD_CHOICE
+from app.games.undercover.brain.weights import (
+    CIVILIAN_FOLLOWS,
+    FELLOW_PENALTY,
+    HIDDEN_SIDE_FOLLOWS,
+    NEUTRAL,
+    SILENT_VOTE,
+    THIRD_CHOICE,
+)
 
 
 def rank_targets(ctx: Context, persona: Voice) -> list[tuple[int, float]]:
@@ -27,7 +34,7 @@ def rank_targets(ctx: Context, persona: Voice) -> list[tuple[int, float]]:
     ballots = ctx.current_ballots()
     counts = Counter(b.target for b in ballots if b.seat != ctx.seat)
     total = max(1, sum(counts.values()))
-    follow = persona.voting.follow + (HIDDEN_SIDE_FOLLOWS if ctx.role in ("undercover", "blank") else 0.0)
+    follow = persona.voting.follow + (HIDDEN_SIDE_FOLLOWS if ctx.role in ("undercover", "blank") else CIVILIAN_FOLLOWS)
     scored = []
     for seat in targets:
         share = counts[seat] / total
@@ -71,9 +78,74 @@ def _avengers(ctx: Context, targets: list[int]) -> list[int]:
     return [s for s in voted_me if s not in ctx.fellows]
 
 
+# Which claims each persona likes to make, most liked first (it makes the first one that is true).
+CLAIM_TASTE: dict[str, tuple[str, ...]] = {
+    "adai": ("majority", "first", "suspect", "plain"),
+    "linglong": ("suspect", "contrarian", "plain", "quote"),
+    "laotie": ("revenge", "contrarian", "nobody", "suspect", "quote", "plain"),
+    "nuomi": ("plain", "suspect", "majority"),
+    "yingyan": ("data", "quote", "quiet", "plain"),
+    "oscar": ("suspect", "quiet", "plain", "majority"),
+}
+
+
+def vote_claims(ctx: Context, target: int) -> dict[str, dict[str, str]]:
+    """The claims a comment on a vote for `target` may make right now, each with its extra values.
+
+    - majority: more than half of the ballots already cast (at least two) name the target;
+    - first: no ballot cast yet; nobody: ballots cast, none on the target;
+    - contrarian: ballots cast and the target is not the leading seat;
+    - revenge: the target voted for this seat in an earlier vote; quiet: the target said least;
+    - data: this seat's suspicion model ranks the target first; quote: a phrase the target said;
+    - suspect / plain: no checkable claim.
+    """
+    ballots = [b for b in ctx.current_ballots() if b.seat != ctx.seat]
+    counts = Counter(b.target for b in ballots)
+    top = max(counts.values(), default=0)
+    eligible = ctx.eligible_targets()
+    found: dict[str, dict[str, str]] = {"suspect": {}, "plain": {}}
+    if len(ballots) >= 2 and counts[target] * 2 > len(ballots):
+        found["majority"] = {}
+    if not ballots:
+        found["first"] = {}
+    elif counts[target] == 0:
+        found["nobody"] = {}
+    if ballots and counts[target] < top:
+        found["contrarian"] = {}
+    if any(b.seat == target and b.target == ctx.seat and (b.round, b.pk) != (ctx.round, ctx.in_pk)
+           for b in ctx.ballots):
+        found["revenge"] = {}
+    if eligible and information(ctx, target) <= min(information(ctx, s) for s in eligible):
+        found["quiet"] = {}
+    scores = suspicion(ctx)
+    if eligible and scores.get(target, 0.0) >= max(scores.get(s, 0.0) for s in eligible):
+        found["data"] = {}
+    said = [phrase_of(s.text) for s in ctx.speeches_of(target) if s.text]
+    said = [p for p in said if len(p) >= 2 and is_safe(p, ctx.word)]
+    if said:
+        found["quote"] = {"quote": said[-1]}
+    return found
+
+
 def vote_comment(ctx: Context, persona: Voice, target: int, rng: random.Random) -> str | None:
-    """A short public reason in persona, or None (sometimes a bot just votes)."""
+    """A short public reason in persona that states only what is true, or None (sometimes a bot just votes).
+
+    The persona's favourite true claim first (`CLAIM_TASTE`); a template this seat already used in the
+    game is skipped, so no comment repeats.
+    """
     if rng.random() < SILENT_VOTE:
         return None
-    options = render(persona.vote_comments, {"target": str(target)}, rng)
-    return next((text for text in options if is_safe(text, ctx.word)), None)
+    claims = vote_claims(ctx, target)
+    old = [*ctx.my_comments(), *ctx.my_texts()]
+    taste = CLAIM_TASTE.get(persona.slug, ("plain",))
+    for claim in [c for c in taste if c in claims and rng.random() < 0.75] + ["plain", "suspect"]:
+        if claim not in claims:
+            continue
+        templates = [*persona.vote.get(claim, ()), *VOTE_COMMON.get(claim, ())]
+        values = {"target": str(target), **claims[claim]}
+        old_sentences = {s for text in old for s in sentences(text)}
+        fresh = [t for t in templates if not any(s in old_sentences for s in sentences(t.format(**values)))]
+        for text in render(fresh, values, rng):
+            if is_safe(text, ctx.word):
+                return text
+    return None

@@ -20,14 +20,16 @@ CLEAR_ROOM = 2.0  # the word the room describes needs this much score before an 
 
 # ----------------------------------------------------------------- suspicion
 
-COPYCAT = 0.25  # × share of a seat's speeches that only repeat phrases others said first
-LIKE_REVEALED_OTHER = 0.4  # × likeness to a revealed seat of another role (suspicious)
+COPYCAT = 0.45  # × share of a seat's speeches that only repeat phrases others said first
+LIKE_REVEALED_OTHER = 1.5  # × likeness to a revealed seat of another role (suspicious)
 LIKE_REVEALED_MINE = 0.3  # × likeness to a revealed seat of my role (reassuring)
-VOTED_OUT_MY_SIDE = 0.15  # voted out a revealed seat of my role
+THEIR_WORD = 2.0  # × a seat's best fit to the word a revealed undercover described (its fellow's word)
+VOTED_OUT_MY_SIDE = 0.3  # voted out a revealed seat of my role
 VOTED_OUT_OTHER_SIDE = 0.1  # voted out a revealed seat of another role (reassuring)
 
 # ----------------------------------------------------------------- voting
 
+CIVILIAN_FOLLOWS = 0.4  # civilians lean towards the seat already voted most (a split vote saves the undercover)
 HIDDEN_SIDE_FOLLOWS = 0.8  # undercovers and blanks join the votes already cast (hiding in the majority)
 FELLOW_PENALTY = 5.0  # never vote out a known fellow while anyone else is eligible
 THIRD_CHOICE = 0.5  # past the first two choices: the third, else a random eligible seat
@@ -37,3 +39,9 @@ SILENT_VOTE = 0.25  # chance to vote without a comment
 
 REVEALED_CIVILIAN_WEIGHT = 2.0  # speeches of a seat revealed as civilian count double
 PARTIAL_FIT_WEIGHT = 0.3  # a speech that only overlaps a word's clues counts this much of its fit
+
+# ----------------------------------------------------------------- the blank
+
+BLANK_RECALL = 0.2  # a blank connects a heard library clue with its word this often (it is no answer key)
+BLANK_SURE = 2.0  # a blank names a word only when the speeches give it this much score (two clear clues)
+CATEGORY_FIT = 0.6  # a speech naming only the shared category fits a word this well (says little either way)
