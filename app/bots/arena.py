@@ -97,7 +97,7 @@ def run(games: int, seed: int, every: int, out: Any = None) -> tuple[Tally, Tall
     for index in range(games):
         config, personas, game_seed = game_setup(seed, index)
         persona.add(play_game(config, personas, game_seed))
-        baseline.add(play_game(config, personas, game_seed, random_votes=True))
+        baseline.add(play_game(config, personas, game_seed, baseline=True))
         if every and ((index + 1) % every == 0 or index + 1 == games):
             print(f"  [arena] {index + 1}/{games} games, {time.perf_counter() - started:.1f}s: civilians won "
                   f"{persona.civilian_rate:.1%} (personas) vs {baseline.civilian_rate:.1%} (random votes)",

@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
-from app.bots.clues import is_safe
-from app.bots.context import Context, context_from_snapshot
 from app.bots.personas import Persona
+from app.games.undercover.brain.clues import is_safe
+from app.games.undercover.brain.context import Context, context_from_snapshot
 from app.games.undercover.text import normalise
 from app.settings import Settings
 

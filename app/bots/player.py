@@ -18,9 +18,9 @@ from typing import Any
 
 import httpx
 
-from app.bots.brain import decide
 from app.bots.llm import LLMBrain
 from app.bots.personas import Persona
+from app.games.installed import brains
 from app.protocol.viewer import TERMINAL
 
 log = logging.getLogger("app.bots")
@@ -114,7 +114,8 @@ class MatchPlayer:
         raise ServerBusy(f"HTTP {response.status_code} {code}")
 
     async def _choose(self, snap: dict[str, Any], plain: bool) -> dict[str, Any] | None:
-        body = decide(snap, self.persona, self.rng)
+        decide = brains().get(str(snap.get("game")))
+        body = decide(snap, self.persona.slug, self.rng) if decide is not None else None
         if body is None:
             return None
         if plain:

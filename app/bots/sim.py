@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bots.brain import decide
 from app.bots.personas import Persona
 from app.games.base import GameError
 from app.games.undercover import (
@@ -34,11 +33,12 @@ from app.games.undercover import (
     role_set,
     you_view,
 )
+from app.games.undercover.brain import decide
 from app.games.undercover.view import ACTING
 from app.games.undercover.wordpairs import default_library
 from app.protocol.viewer import can_see
 
-Decider = Callable[[dict[str, Any], Persona, random.Random], dict[str, Any] | None]
+Decider = Callable[[dict[str, Any], str, random.Random], dict[str, Any] | None]
 
 
 @dataclass
@@ -94,7 +94,7 @@ def _fallback(action: str, seat: int, state: MatchState | None) -> Command:
     return Skip(seat=seat)
 
 
-def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, *, random_votes: bool = False,
+def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, *, baseline: bool = False,
               max_steps: int = 2000) -> GameRecord:
     """Play one game to its end; `personas[i]` plays seat i. Same `seed` → same deal and same bot dice."""
     pairs = _pairs()
@@ -123,8 +123,7 @@ def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, 
             continue
         seat = order_dice.choice(actors) if state.stage == "vote" else actors[0]
         action = you_view(state, seat)["next_action"]
-        body = decide(seat_snapshot(state, seat, log), personas[seat], dice,
-                      random_votes=random_votes)
+        body = decide(seat_snapshot(state, seat, log), personas[seat].slug, dice, baseline=baseline)
         command = _command(body, seat, action)
         try:
             outcome = apply(state, command, now=now, pairs=pairs)

@@ -1,18 +1,30 @@
 """Which games this server offers: one line per game (its `Game` and its rule bot), plus its package under
 app/games/ and its page module static/js/games/<name>.js. The first line is the default game.
 
-`app.runtime` registers them with `app.protocol.registry` at start-up; nothing else names a game.
+`app.runtime` registers them with `app.protocol.registry` at start-up; the bot players (which may run in another
+process) find a game's brain through `brains()`. Nothing else names a game.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
+from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
 
+Brain = Callable[..., dict[str, Any] | None]
 
-def installed() -> list[tuple[Any, Any]]:
+
+def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""
     return [
-        (UndercoverGame(), None),
+        (UndercoverGame(), undercover_brain.decide),
     ]
+
+
+@cache
+def brains() -> dict[str, Brain]:
+    """Game name → its rule bot (`app.protocol.registry.Brain` states the contract)."""
+    return {game.name: brain for game, brain in installed() if brain is not None}

@@ -7,17 +7,26 @@ import re
 
 import pytest
 
-from app.bots.brain import choose_vote, compose_last_words, compose_speech, decide, guess_word, suspicion
-from app.bots.clues import own_clues, phrase_of, uses_clue
-from app.bots.context import context_from_snapshot
 from app.bots.personas import PERSONAS, persona_of_handle
+from app.games.undercover.brain import (
+    choose_vote,
+    compose_last_words,
+    compose_speech,
+    decide,
+    guess_word,
+    suspicion,
+)
+from app.games.undercover.brain.clues import own_clues, phrase_of, uses_clue
+from app.games.undercover.brain.context import context_from_snapshot
+from app.games.undercover.brain.personas import VOICES
 from app.games.undercover.checks import MAX_TEXT
 from app.games.undercover.text import contains_word
 from app.games.undercover.wordpairs import default_library
 from tests.bots.helpers import snapshot
 
 HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
-ADAI, LINGLONG, LAOTIE, NUOMI, YINGYAN, OSCAR = PERSONAS
+VOICE_LIST = tuple(VOICES.values())
+ADAI, LINGLONG, LAOTIE, NUOMI, YINGYAN, OSCAR = VOICE_LIST
 
 
 def _pairs() -> list[tuple[str, str, tuple[str, ...], tuple[str, ...]]]:
@@ -38,7 +47,7 @@ def test_personas_are_the_six_of_seed_000() -> None:
     assert persona_of_handle("alice") is None
 
 
-@pytest.mark.parametrize("persona", PERSONAS, ids=lambda p: p.slug)
+@pytest.mark.parametrize("persona", VOICE_LIST, ids=lambda p: p.slug)
 def test_no_text_ever_contains_the_own_word(persona) -> None:  # type: ignore[no-untyped-def]
     """Every word of the library, as civilian and as undercover, five rounds, with hostile table talk."""
     rng = random.Random(persona.slug)
@@ -59,14 +68,14 @@ def test_no_text_ever_contains_the_own_word(persona) -> None:  # type: ignore[no
                     said += [(rnd, seat, t) for seat, t in table] + [(rnd, 0, text)]
                 ctx = context_from_snapshot(snapshot(0, role, word, "last_words", previous=said))
                 assert not contains_word(compose_last_words(ctx, persona, rng), word)
-                vote = decide(snapshot(0, role, word, "vote", previous=said), persona, rng)
+                vote = decide(snapshot(0, role, word, "vote", previous=said), persona.slug, rng)
                 assert vote is not None and not contains_word(vote.get("comment") or "", word)
                 assert partner  # both sides of every pair were covered
 
 
 @pytest.mark.parametrize("role", ["civilian", "undercover"])
 def test_no_clue_is_repeated_across_rounds(role: str) -> None:
-    for persona in PERSONAS:
+    for persona in VOICE_LIST:
         rng = random.Random(1)
         for pair in default_library().pairs()[:60]:
             word, clues = pair.a.word, pair.a.clues
@@ -115,7 +124,7 @@ def test_a_skipped_turn_is_more_suspicious_than_a_fitting_clue() -> None:
 
 
 def test_pk_candidates_are_respected_and_self_never_chosen() -> None:
-    for persona in PERSONAS:
+    for persona in VOICE_LIST:
         for seed in range(100):
             rng = random.Random(seed)
             snap = snapshot(0, "civilian", "包子", "vote", speeches=[(1, "蒸笼"), (2, "过年必吃")], pk=[2, 4],
@@ -146,14 +155,14 @@ def test_a_blank_guesses_the_word_the_majority_describes() -> None:
     speeches = [(0, f"我说{baozi[0]}"), (1, baozi[1]), (2, f"{jiaozi[0]}吧"), (3, f"（深情地）{baozi[2]}……")]
     ctx = context_from_snapshot(snapshot(4, "blank", None, "guess_word", speeches=speeches))
     assert guess_word(ctx) == "包子"
-    assert decide(snapshot(4, "blank", None, "guess_word", speeches=speeches), OSCAR, random.Random(0)) == {
+    assert decide(snapshot(4, "blank", None, "guess_word", speeches=speeches), "oscar", random.Random(0)) == {
         "type": "guess_word", "word": "包子"}
 
 
 def test_a_blank_speaks_vaguely_and_echoes_the_table() -> None:
     baozi = own_clues("包子")
     snap = snapshot(4, "blank", None, "speak", speeches=[(0, baozi[0]), (1, baozi[1]), (2, baozi[0])])
-    texts = {compose_speech(context_from_snapshot(snap), p, random.Random(3)) for p in PERSONAS}
+    texts = {compose_speech(context_from_snapshot(snap), p, random.Random(3)) for p in VOICE_LIST}
     assert all(texts)
     assert any(baozi[0] in t or baozi[1] in t for t in texts if t)
 

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from app.bots.personas import PERSONAS
 from app.games.base import GameError
 from app.games.undercover import GuessWord, LastWords, Speak, Vote, Whisper
+from app.games.undercover.brain.personas import VOICES
 from app.games.undercover.instructions import PATTERNS, matching, screen
 from app.games.undercover.wordpairs import default_library
 
@@ -76,7 +76,7 @@ def test_ordinary_speech_is_not_flagged(text: str) -> None:
 def _bot_corpus() -> set[str]:
     clues = [clue for pair in default_library().pairs() for word in (pair.a, pair.b) for clue in word.clues]
     texts = set(clues)
-    for persona in PERSONAS:
+    for persona in VOICES.values():
         for group in (persona.speak, persona.speak_undercover, persona.vague, persona.last_words,
                       persona.vote_comments):
             for template in group:

@@ -12,7 +12,7 @@ import opencc
 import pytest
 from pypinyin import Style, lazy_pinyin, pinyin
 
-from app.bots.personas import PERSONAS
+from app.games.undercover.brain.personas import VOICES
 from app.games.undercover.leak import common_words, displays, find_leak, leaks
 from app.games.undercover.radicals import RADICALS
 from app.games.undercover.text import contains_word, normalise
@@ -273,7 +273,7 @@ def test_every_library_word_is_refused(kind: str) -> None:
 def corpus() -> list[tuple[str, Word]]:
     """Every clue of every word in every clue-only persona template, spoken by a holder of that word (as the
     bots do) and by a holder of its partner, plus a seeded sample of other holders."""
-    templates = sorted({t for p in PERSONAS for t in p.speak + p.speak_undercover
+    templates = sorted({t for p in VOICES.values() for t in p.speak + p.speak_undercover
                         if "{" not in t.replace("{clue}", "")})
     rng = random.Random(18)
     speeches = []

@@ -13,12 +13,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.bots.brain.eliminated import compose_last_words, guess_word
-from app.bots.brain.speaking import compose_speech
-from app.bots.brain.suspicion import suspicion, word_scores
-from app.bots.brain.voting import choose_vote, rank_targets, vote_comment
-from app.bots.context import context_from_snapshot
-from app.bots.personas import Persona
+from app.games.undercover.brain.context import context_from_snapshot
+from app.games.undercover.brain.eliminated import compose_last_words, guess_word
+from app.games.undercover.brain.personas import voice
+from app.games.undercover.brain.speaking import compose_speech
+from app.games.undercover.brain.suspicion import suspicion, word_scores
+from app.games.undercover.brain.voting import choose_vote, rank_targets, vote_comment
 
 __all__ = [
     "choose_vote",
@@ -33,28 +33,30 @@ __all__ = [
 ]
 
 
-def decide(snapshot: dict[str, Any], persona: Persona, rng: random.Random, *,
-           random_votes: bool = False) -> dict[str, Any] | None:
+def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
+           baseline: bool = False) -> dict[str, Any] | None:
     """The action body (`POST /action`) for this seat's `next_action`, or None when it has nothing to do.
 
-    `random_votes` makes the vote uniform among the eligible seats (the arena's baseline).
+    `persona` is the persona slug ("adai", "linglong", "laotie", "nuomi", "yingyan", "oscar"); `baseline`
+    makes the vote uniform among the eligible seats (the arena's random-acting baseline).
     """
     ctx = context_from_snapshot(snapshot)
+    style = voice(persona)
     action = ctx.next_action
     if action == "speak":
-        text = compose_speech(ctx, persona, rng)
+        text = compose_speech(ctx, style, rng)
         return {"type": "speak", "text": text} if text else {"type": "skip"}
     if action == "vote":
-        target = choose_vote(ctx, persona, rng, random_vote=random_votes)
+        target = choose_vote(ctx, style, rng, random_vote=baseline)
         if target is None:
             return None
         body: dict[str, Any] = {"type": "vote", "target_seat": target}
-        comment = vote_comment(ctx, persona, target, rng)
+        comment = vote_comment(ctx, style, target, rng)
         if comment:
             body["comment"] = comment
         return body
     if action == "last_words":
-        return {"type": "last_words", "text": compose_last_words(ctx, persona, rng)}
+        return {"type": "last_words", "text": compose_last_words(ctx, style, rng)}
     if action == "guess_word":
         return {"type": "guess_word", "word": guess_word(ctx)}
     return None

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import random
 
-from app.bots.brain.phrasing import SAFE_FALLBACKS, render
-from app.bots.brain.suspicion import suspicion, word_scores
-from app.bots.clues import is_safe
-from app.bots.context import Context
-from app.bots.personas import Persona
+from app.games.undercover.brain.clues import is_safe
+from app.games.undercover.brain.context import Context
+from app.games.undercover.brain.personas import Voice
+from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, render
+from app.games.undercover.brain.suspicion import suspicion, word_scores
 
 
-def compose_last_words(ctx: Context, persona: Persona, rng: random.Random) -> str:
+def compose_last_words(ctx: Context, persona: Voice, rng: random.Random) -> str:
     """A goodbye in persona, pointing at the seat this bot suspects most when the template wants one."""
     values: dict[str, str] = {}
     others = [s for s in ctx.alive if s != ctx.seat]

@@ -1,6 +1,6 @@
 """The rule brain's tuning, named: every number a score or a choice depends on.
 
-Fits and overlaps (`app.bots.clues`) run from 0 (nothing in common) to 1 (the text holds the clue); scores
+Fits and overlaps (`clues`) run from 0 (nothing in common) to 1 (the text holds the clue); scores
 are sums of such terms, so the weights below are on the same scale.
 """
 

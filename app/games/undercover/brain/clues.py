@@ -10,7 +10,7 @@ import string
 from collections.abc import Iterable
 from functools import lru_cache
 
-from app.bots.personas import PERSONAS
+from app.games.undercover.brain.personas import VOICES
 from app.games.undercover.checks import gloss_of
 from app.games.undercover.leak import leaks
 from app.games.undercover.text import normalise
@@ -44,7 +44,7 @@ def all_words() -> tuple[Word, ...]:
 def _template_bits() -> tuple[str, ...]:
     """The fixed text of every persona template (normalised, 2+ characters), longest first."""
     bits: set[str] = set()
-    for persona in PERSONAS:
+    for persona in VOICES.values():
         for group in (persona.speak, persona.speak_undercover, persona.vague, persona.last_words,
                       persona.vote_comments):
             for template in group:

@@ -8,15 +8,15 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from app.bots.brain.phrasing import render
-from app.bots.brain.suspicion import information, outlier, suspicion
-from app.bots.brain.weights import FELLOW_PENALTY, HIDDEN_SIDE_FOLLOWS, NEUTRAL, SILENT_VOTE, THIRD_CHOICE
-from app.bots.clues import is_safe
-from app.bots.context import Context
-from app.bots.personas import Persona
+from app.games.undercover.brain.clues import is_safe
+from app.games.undercover.brain.context import Context
+from app.games.undercover.brain.personas import Voice
+from app.games.undercover.brain.phrasing import render
+from app.games.undercover.brain.suspicion import information, outlier, suspicion
+from app.games.undercover.brain.weights import FELLOW_PENALTY, HIDDEN_SIDE_FOLLOWS, NEUTRAL, SILENT_VOTE, THIRD_CHOICE
 
 
-def rank_targets(ctx: Context, persona: Persona) -> list[tuple[int, float]]:
+def rank_targets(ctx: Context, persona: Voice) -> list[tuple[int, float]]:
     """Eligible seats with their vote score, best first (ties: lower seat first, so like minds agree)."""
     targets = ctx.eligible_targets()
     if not targets:
@@ -38,7 +38,7 @@ def rank_targets(ctx: Context, persona: Persona) -> list[tuple[int, float]]:
     return sorted(scored, key=lambda item: (-item[1], item[0]))
 
 
-def choose_vote(ctx: Context, persona: Persona, rng: random.Random, *, random_vote: bool = False) -> int | None:
+def choose_vote(ctx: Context, persona: Voice, rng: random.Random, *, random_vote: bool = False) -> int | None:
     """The seat to vote for, bent by the persona's tendency; None when there is nobody to vote for."""
     targets = ctx.eligible_targets()
     if not targets:
@@ -71,7 +71,7 @@ def _avengers(ctx: Context, targets: list[int]) -> list[int]:
     return [s for s in voted_me if s not in ctx.fellows]
 
 
-def vote_comment(ctx: Context, persona: Persona, target: int, rng: random.Random) -> str | None:
+def vote_comment(ctx: Context, persona: Voice, target: int, rng: random.Random) -> str | None:
     """A short public reason in persona, or None (sometimes a bot just votes)."""
     if rng.random() < SILENT_VOTE:
         return None

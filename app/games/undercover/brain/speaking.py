@@ -11,17 +11,17 @@ from __future__ import annotations
 
 import random
 
-from app.bots.brain.phrasing import SAFE_FALLBACKS, best_by, render
-from app.bots.brain.suspicion import word_scores
-from app.bots.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, FITS_OWN_WORD
-from app.bots.clues import fit, is_safe, overlap, own_clues, phrase_of, uses_clue
-from app.bots.context import Context
-from app.bots.personas import Persona
+from app.games.undercover.brain.clues import fit, is_safe, overlap, own_clues, phrase_of, uses_clue
+from app.games.undercover.brain.context import Context
+from app.games.undercover.brain.personas import Voice
+from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, best_by, render
+from app.games.undercover.brain.suspicion import word_scores
+from app.games.undercover.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, FITS_OWN_WORD
 
 SUMMARY_PHRASES = 3  # a summary quotes at most this many seats
 
 
-def compose_speech(ctx: Context, persona: Persona, rng: random.Random) -> str | None:
+def compose_speech(ctx: Context, persona: Voice, rng: random.Random) -> str | None:
     """One safe speech for this turn, or None when nothing safe could be said (the caller skips)."""
     clues = own_clues(ctx.word)
     mine = ctx.my_texts()
@@ -43,7 +43,7 @@ def compose_speech(ctx: Context, persona: Persona, rng: random.Random) -> str | 
                  if is_safe(text, ctx.word) and not any(uses_clue([text], c) for c in said)), None)
 
 
-def _pick_clue(ctx: Context, persona: Persona, unused: list[str], rng: random.Random) -> str | None:
+def _pick_clue(ctx: Context, persona: Voice, unused: list[str], rng: random.Random) -> str | None:
     """The clue to say now, or None to speak vaguely (blank, blending undercover, no clue left).
 
     An undercover that blends (persona `blend`, more so after round 1) first tries to read the room: when

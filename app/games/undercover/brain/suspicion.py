@@ -9,7 +9,9 @@ from __future__ import annotations
 from collections import Counter
 from statistics import mean
 
-from app.bots.brain.weights import (
+from app.games.undercover.brain.clues import candidate_words, content, fit, overlap, own_clues, phrases_of
+from app.games.undercover.brain.context import Context
+from app.games.undercover.brain.weights import (
     COPYCAT,
     FITS_OWN_WORD,
     HOLDS_CLUE,
@@ -22,8 +24,6 @@ from app.bots.brain.weights import (
     VOTED_OUT_MY_SIDE,
     VOTED_OUT_OTHER_SIDE,
 )
-from app.bots.clues import candidate_words, content, fit, overlap, own_clues, phrases_of
-from app.bots.context import Context
 from app.games.undercover.wordpairs import Word
 
 
