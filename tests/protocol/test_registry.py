@@ -63,7 +63,7 @@ def test_register_and_get() -> None:
         registry.register(UNDERCOVER)
         assert registry.get("undercover") is UNDERCOVER
         assert "undercover" in registry.names()
-        assert registry.get("werewolf") is None
+        assert registry.get("no-such-game") is None
     finally:
         if before is not None:
             registry.register(before)
