@@ -34,8 +34,10 @@ seat's actions. Night 1 follows the deal at once.
 holds the antidote she learns the victim (`witch_informed`, `private:seat:N`; `victim_seat: null` when the
 wolves killed nobody); after using it she is told nothing. She sends one of `save`, `poison
 {target_seat}` or `pass` — at most one potion a night, each potion once a game (`potion_used`). She may
-save herself on night 1 only (`witch_cannot_save_self`). Silence is a pass. The night's timing is public,
-so whether the witch step ran can be read from the clock (as in any app that skips a dead role).
+save herself on night 1 only (`witch_cannot_save_self`). Silence is a pass, and `pass` is always offered
+(also when she has nothing usable tonight). Any other night role acting now gets `not_your_night_turn`. The
+night's timing is public, so whether the witch step ran can be read from the clock (as in any app that skips a
+dead role).
 
 **Dawn.** The victim dies unless protected exactly once: guarded *or* saved; guarded *and* saved dies
 (同守同救). The poisoned seat dies whatever the guard did. The dead are announced together in seat order
@@ -77,6 +79,13 @@ passes on and votes by or for it are void (those voters vote again). **Abort**: 
 **`you.next_action`**: the spec's `speak`, `vote`, `wait_for_speak_round`, `wait_for_vote_resolution`,
 `wait_for_next_phase`, `eliminated`, `none`, plus `night_action`, `shoot`, `last_words`; `your_turn` is true
 for those five acting values. A wolf that has chosen waits (`wait_for_next_phase`) but may still change.
+**Views.** `you` adds the seat's `role`, `camp` and what the role knows: wolves `fellow_wolves` and tonight's
+`pack_choices`; the seer `seer_checks`; the witch `potions` and, in her step, `night_victim`; the guard
+`last_guarded`. Snapshot fields (`snapshot.WerewolfSnapshot`): `round_index`, `is_night`,
+`current_speaker_seat`, `acting_seat` (the dead seat shooting or speaking last words), `deadline_ts`,
+`alive_count`, `alive_seats`, `pk_candidates`, `composition` (role counts are public, as in `match_started`),
+`result`; god only: `roles`, `night_actions`. An action's answer adds what the actor's night action taught it
+(`seer_result`, `pack_decision`, `pack_split`).
 **Own error codes** (`errors.ERRORS`): `not_your_night_role` 403, `not_your_night_turn` 409,
 `night_action_done` 409, `potion_used` 409, `no_victim_to_save` 409, `witch_cannot_save_self` 422,
 `guard_same_target` 422, `not_your_shot` 409.

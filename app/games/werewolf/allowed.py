@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.werewolf import night, pending, voting, witch
+from app.games.werewolf import night, pending, voting, whisper, witch
 from app.games.werewolf.state import MatchState, Player
 
 
@@ -29,7 +29,7 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     if state.stage == "vote" and seat in voting.voters(state) and seat not in state.votes:
         actions.append({"type": "vote", "targets": voting.targets_for(state, seat), **timed})
     if state.config.allow_whisper and state.stage == "night" and player.role == "werewolf":
-        fellows = [s for s in state.alive_with("werewolf") if s != seat]
+        fellows = whisper.fellows(state, seat)
         if fellows:
             actions.append({"type": "whisper", "targets": fellows})
     actions.append({"type": "concede"})
@@ -50,7 +50,9 @@ def _night_actions(state: MatchState, player: Player, timed: dict[str, Any]) -> 
         return []
     options = _night_options(state, player)
     rows = [{"type": "night_action", "action": name, "targets": targets, **timed} for name, targets in options]
-    return rows + ([{"type": "night_action", "action": "pass", **timed}] if rows else [])
+    # A witch with no usable potion tonight is still woken: she may always pass.
+    due = rows or player.seat in night.due_seats(state)
+    return rows + ([{"type": "night_action", "action": "pass", **timed}] if due else [])
 
 
 def _night_options(state: MatchState, player: Player) -> list[tuple[str, list[int]]]:

@@ -25,9 +25,9 @@ the first bad field.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
 from app.games.base import GameError
@@ -51,6 +51,17 @@ PRESETS: Mapping[str, Mapping[Role, int]] = {
 }
 
 
+_ROLES_SCHEMA = WithJsonSchema({
+    "anyOf": [
+        {"type": "string", "enum": list(PRESETS), "description": "a preset by name"},
+        {"type": "object", "description": "role → count",
+         "properties": {role: {"type": "integer", "minimum": 0} for role in ROLES}, "additionalProperties": False},
+    ],
+    "description": "a preset (6p…12p) or a composition {role: count} adding up to n_players; default: the preset "
+                   "for n_players",
+})
+
+
 def camp_of(role: Role) -> Camp:
     """Wolves are the werewolf camp; villagers and gods are the village."""
     return "werewolf" if role == "werewolf" else "village"
@@ -66,17 +77,22 @@ class WerewolfConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    n_players: int = Field(6, ge=6, le=12)
-    roles: dict[Role, int] = Field(default_factory=dict)
-    win_rule: WinRule = "side"
-    reveal_role_on_death: Reveal = "none"
-    first_night_last_words: bool = True
-    night_timeout: int = Field(60, ge=1, le=600)
-    speak_timeout: int = Field(60, ge=1, le=600)
-    vote_timeout: int = Field(60, ge=1, le=900)
-    tie_break: TieBreak = "revote"
-    allow_whisper: bool = True
-    max_rounds: int = Field(0, ge=1)
+    n_players: int = Field(6, ge=6, le=12, description="seats at the table")
+    roles: Annotated[dict[Role, int], _ROLES_SCHEMA] = Field(default_factory=dict)
+    win_rule: WinRule = Field("side", description="side (屠边): wolves win when every villager or every god is "
+                                                  "dead; all (屠城): when every good seat is dead")
+    reveal_role_on_death: Reveal = Field("none", description="what the public sees of a dead seat's card")
+    first_night_last_words: bool = Field(True, description="night 1's dead say last words (later night deaths "
+                                                           "never do; the voted-out always do)")
+    night_timeout: int = Field(60, ge=1, le=600, description="seconds for the night's first step, and again for "
+                                                             "the witch's step")
+    speak_timeout: int = Field(60, ge=1, le=600, description="seconds per speech, last words and hunter's shot")
+    vote_timeout: int = Field(60, ge=1, le=900, description="seconds for a vote")
+    tie_break: TieBreak = Field("revote", description="a tied vote: revote (PK of the tied), random, or "
+                                                      "noop_then_random")
+    allow_whisper: bool = Field(True, description="wolves may whisper to each other at night")
+    max_rounds: int = Field(0, ge=1, description="the wolves win if night max_rounds + 1 would fall; default "
+                                                 "n_players")
 
     @model_validator(mode="before")
     @classmethod

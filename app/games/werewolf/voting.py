@@ -124,6 +124,7 @@ def _resolve(step: Step) -> Transition:
     breakdown = _breakdown(state)
     counts = Counter(state.votes.values())
     if not counts:
+        state.noop_streak = 0
         return _nobody_out(step, breakdown, None, "no_votes")
     top_count = max(counts.values())
     top = sorted(seat for seat, n in counts.items() if n == top_count)

@@ -10,13 +10,14 @@ from __future__ import annotations
 from app.games.base import GameError
 from app.games.werewolf.checks import clean_text, require_in_progress, require_living, require_stage
 from app.games.werewolf.commands import Whisper
+from app.games.werewolf.state import MatchState
 from app.games.werewolf.step import Step
 from app.games.werewolf.transitions import Transition
 
 
-def fellows(state_wolves: list[int], seat: int) -> list[int]:
+def fellows(state: MatchState, seat: int) -> list[int]:
     """The living wolves `seat` may whisper to."""
-    return [s for s in state_wolves if s != seat]
+    return [s for s in state.alive_with("werewolf") if s != seat]
 
 
 def whisper(step: Step, cmd: Whisper) -> Transition:
@@ -28,7 +29,7 @@ def whisper(step: Step, cmd: Whisper) -> Transition:
     sender = require_living(state, cmd.seat)
     require_stage(state, "night")
     text = clean_text(cmd.text)
-    if sender.role != "werewolf" or cmd.target_seat not in fellows(state.alive_with("werewolf"), cmd.seat):
+    if sender.role != "werewolf" or cmd.target_seat not in fellows(state, cmd.seat):
         raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow wolf")
     step.emit("whisper_received", "private:role:werewolf", from_seat=cmd.seat, to_seat=cmd.target_seat,
               round=state.round_index, text=text)

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.werewolf.config import PRESETS, parse_config
+from app.games.werewolf.config import PRESETS, ROLES, WerewolfConfig, parse_config
 
 
 @pytest.mark.parametrize("n", range(6, 13))
@@ -73,3 +73,10 @@ def test_config_is_not_an_object() -> None:
     with pytest.raises(GameError) as caught:
         parse_config([1, 2])  # type: ignore[arg-type]
     assert caught.value.detail["field"] == "config"
+
+
+def test_the_config_schema_documents_presets_and_every_field() -> None:
+    schema = WerewolfConfig.model_json_schema()
+    roles = schema["properties"]["roles"]["anyOf"]
+    assert roles[0]["enum"] == list(PRESETS) and set(roles[1]["properties"]) == set(ROLES)
+    assert all("description" in field for field in schema["properties"].values())

@@ -181,3 +181,16 @@ def test_night_actions_are_refused_by_day() -> None:
     t.night(None)
     t.fail(NightAction(seat=t.wolves[0], action="kill", target_seat=t.good[0]), "wrong_phase")
     t.fail(LastWords(seat=t.wolves[0], text="x"), "wrong_phase")
+
+
+def test_noop_then_random_counts_consecutive_ties_only() -> None:
+    t = Table.started(tie_break="noop_then_random")
+    t.night(None)
+    t.speak_all()
+    _tie(t)
+    t.night(None)
+    t.day(None)  # nobody votes: not a tie, and the streak ends
+    t.night(None)
+    t.speak_all()
+    _tie(t)
+    assert t.last("round_resolved")["noop"] is True

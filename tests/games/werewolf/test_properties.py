@@ -170,7 +170,7 @@ class Checked:
             assert ("fellow_wolves" in you) == (player.role == "werewolf")
             assert ("seer_checks" in you) == (player.role == "seer")
             if you["your_turn"]:
-                assert you["allowed_actions"], you
+                assert any(a["type"] != "concede" for a in you["allowed_actions"]), you
         if state.status == "finished":
             assert god_fields(state)["roles"] == {str(p.seat): p.role for p in state.players}
 

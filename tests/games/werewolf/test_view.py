@@ -132,3 +132,13 @@ def test_action_response_tells_the_actor_only_what_it_may_see() -> None:
     events = t.do(NightAction(seat=b, action="kill", target_seat=seer))
     assert GAME.action_response(t.state, b, events)["pack_decision"]["target_seat"] == seer
     assert "pack_decision" not in GAME.action_response(t.state, seer, events)
+
+
+def test_a_witch_with_nothing_to_use_tonight_may_still_pass() -> None:
+    t = Table.started()
+    t.night(None, witch=("poison", t.seats("villager")[0]))
+    t.day(None)
+    t.night(None, witch=None)
+    witch = t.one("witch")
+    assert you_view(t.state, witch)["your_turn"] is True
+    assert types(GAME.allowed_actions(t.state, witch)) == [("night_action", "pass"), ("concede", None)]
