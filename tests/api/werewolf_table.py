@@ -22,8 +22,8 @@ from tests.games.werewolf.test_properties import CARD_KEYS, claims
 # No timer may fire while a test drives the table (the night, speech and vote clocks are long).
 SLOW = {"night_timeout": 600, "speak_timeout": 600, "vote_timeout": 600}
 # What a night action sent at the same instant as others may meet: the pack decided, the step moved on to the
-# witch, or the whole night is over (no witch step: dawn came at once).
-RACE_CODES = frozenset({"night_action_done", "not_your_night_turn", "wrong_phase"})
+# witch, the whole night is over (no witch step: dawn came at once), or that dawn ended the match.
+RACE_CODES = frozenset({"night_action_done", "not_your_night_turn", "wrong_phase", "match_finished"})
 Policy = Callable[[dict[str, Any], random.Random], dict[str, Any] | None]
 
 
@@ -171,7 +171,10 @@ class Layers:
             assert agent["viewer_role"] == "player_agent" and you["role"] == truth[seat]
             if seat == self.owned_seat:
                 assert_owner_equals_agent(await self.get(jar(self.owner)), agent)
-            if not over:
+            if over:
+                assert agent["roles"] == spectator["roles"] and all("role" in p for p in agent["players"])
+                assert len(agent["public_log"]) + len(you["private_log"]) == agent["events_total"]
+            else:
                 self.check_seat(seat, agent, truth, alive)
         self.checks += 1
 
