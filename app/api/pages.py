@@ -2,12 +2,19 @@
 
 Thin on purpose: the match page is a shell whose script reads the JSON API from the browser; the lobby and
 profiles are rendered here from the same service functions the API uses.
+
+Nothing here knows a game. What a game shows is found by its name, in files next to its page module:
+`static/js/games/<game>.js` (drawn by the match page's shell, `generic.js` when missing), `<game>.json` (its
+strings, merged into the page's, never overriding one), `<game>.css` (linked on every page) and the partials
+`templates/games/<game>/*.html` (a finished match's line in the lobby and in a profile).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +35,8 @@ from app.services.seating import Caller
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"
 STRINGS: dict[str, dict[str, str]] = json.loads((STATIC / "i18n.json").read_text(encoding="utf-8"))
+GAME_PAGES = STATIC / "js" / "games"
+GAME_NAME = re.compile(r"^[a-z][a-z0-9_]*$")
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=ROOT / "templates")
@@ -43,6 +52,29 @@ def _tint(name: str) -> int:
     return sum(name.encode()) % 12
 
 
+def page_module(game: str) -> str:
+    """The page module that draws a match of `game`: its own when it has one, else the generic one."""
+    return game if GAME_NAME.match(game) and (GAME_PAGES / f"{game}.js").is_file() else "generic"
+
+
+@cache
+def game_strings(game: str | None) -> dict[str, dict[str, str]]:
+    """`static/js/games/<game>.json`: the game's UI strings per language (none for a game without the file)."""
+    path = GAME_PAGES / f"{game}.json"
+    if game is None or not GAME_NAME.match(game) or not path.is_file():
+        return {lang: {} for lang in STRINGS}
+    strings: dict[str, dict[str, str]] = json.loads(path.read_text(encoding="utf-8"))
+    for lang, shared in STRINGS.items():
+        clash = sorted(shared.keys() & strings.get(lang, {}).keys())
+        if clash:
+            raise ValueError(f"{path.name} redefines the page's own strings: {clash}")
+    return strings
+
+
+GAME_SHEETS = sorted(f"/static/js/games/{sheet.name}" for sheet in GAME_PAGES.glob("*.css"))
+templates.env.globals["game_sheets"] = GAME_SHEETS
+templates.env.globals["game_parts"] = sorted(part.name for part in (ROOT / "templates" / "games").iterdir()
+                                             if part.is_dir())
 templates.env.policies["json.dumps_kwargs"] = {"sort_keys": True, "ensure_ascii": False}  # `tojson` still escapes <>&'
 templates.env.filters.update(
     tint=_tint,
@@ -62,10 +94,19 @@ class StaticAssets(StaticFiles):
 
 
 class Texts:
-    """The UI strings of one language, as `t.key` or `t('key', n=…)` in templates."""
+    """The UI strings of one language (and of one game, if given), as `t.key` or `t('key', n=…)` in templates."""
 
-    def __init__(self, lang: str) -> None:
-        self.strings = STRINGS[lang]
+    def __init__(self, lang: str, game: str | None = None) -> None:
+        self.lang = lang
+        self.strings = {**STRINGS[lang], **game_strings(game).get(lang, {})}
+
+    def for_game(self, game: str) -> Texts:
+        """The same language with `game`'s strings (a room card of that game in the lobby)."""
+        return Texts(self.lang, game)
+
+    def get(self, key: str, default: str) -> str:
+        """A string a game may not define (a phase, a camp): `default` when it does not."""
+        return self.strings.get(key, default)
 
     def __getattr__(self, key: str) -> str:
         if key.startswith(("_", "jinja")):  # Jinja probes objects for these; a missing UI string is a bug
@@ -80,10 +121,11 @@ def _lang(request: Request) -> str:
     return "en" if request.query_params.get("lang") == "en" else "zh"
 
 
-def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
+def _page(request: Request, name: str, status: int = 200, game: str | None = None,
+          **context: Any) -> HTMLResponse:
     lang = _lang(request)
     suffix = "?lang=en" if lang == "en" else ""
-    base = {"lang": lang, "t": Texts(lang), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en"}
+    base = {"lang": lang, "t": Texts(lang, game), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en"}
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
     return response
 
@@ -110,8 +152,10 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
         if exc.code != "match_not_found":
             raise
         return _not_found(request, "not_found_match", id=match_id)
-    return _page(request, "match.html", snap=snap, boot={"match_id": match_id, "lang": _lang(request),
-                                                          "t": STRINGS[_lang(request)]})
+    game = snap["game"]
+    boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
+            "t": Texts(_lang(request), game).strings}
+    return _page(request, "match.html", game=game, snap=snap, boot=boot)
 
 
 @router.get("/agents/{name}", response_class=HTMLResponse)

@@ -1,17 +1,19 @@
-// The board: header, players, votes, result, `you` and the event stream, drawn from one model.
+// The board: header, players, votes, result, `you` and the event stream, drawn from one model. The frame is
+// the same for every game; what goes inside a card, the votes panel, the result and the stream is the game's.
 
-import { clear, format } from "../dom.js";
-import * as M from "../model.js";
-import { makeRenderer } from "../render.js";
-import { baseTitle, Q, state, T, ui } from "./page.js";
+import { append, clear, format, h } from "../dom.js";
+import * as M from "./model.js";
+import { baseTitle, game, kit, Q, state, T, ui } from "./page.js";
 
-const R = makeRenderer(T);
 const afterRender = [];
 
 // Parts drawn by other modules (the replay bar) hook in here, so the board imports none of them.
 export function whenRendered(draw) {
   afterRender.push(draw);
 }
+
+const { seatLabel } = kit;
+const stepOf = (stage) => (game.stepOf ? game.stepOf(stage) : stage === "aborted" ? "finished" : stage);
 
 function viewerLabel() {
   const snap = state.snap;
@@ -25,42 +27,133 @@ function liveDeadline(model) {
   if (state.view !== "all" || M.isTerminal(model.status)) return null;
   const snap = state.snap;
   if (snap && snap.phase === model.phase && snap.deadline_ts) {
-    if (model.stage !== "speak" || snap.current_speaker_seat === M.currentSpeaker(model)) return snap.deadline_ts;
+    const turn = game.currentSeat ? game.currentSeat(model) : null;
+    if ((snap.current_speaker_seat ?? null) === (turn ?? null)) return snap.deadline_ts;
   }
   return model.deadline;
 }
 
-function panelRound(model) {
-  if (typeof state.view === "number") return state.view;
-  for (let n = model.round; n >= 1; n -= 1) {
-    const rec = model.rounds.get(n);
-    if (rec && rec.ballots.length) return n;
-  }
-  return model.round || null;
+// ---- header --------------------------------------------------------------------------------------------------
+
+function drawSteps() {
+  if (ui.phase.childElementCount) return;
+  for (const step of game.steps) ui.phase.append(h("li", { data: { step }, text: T[`phase_${step}`] || step }));
 }
 
+function header(model) {
+  drawSteps();
+  ui.phase.dataset.stage = model.stage;
+  const steps = game.steps;
+  const at = steps.indexOf(stepOf(model.stage));
+  for (const li of ui.phase.children) {
+    const mine = steps.indexOf(li.dataset.step);
+    li.className = mine === at ? "on" : mine < at ? "done" : "";
+  }
+  if (model.stage === "aborted") ui.phase.lastElementChild.textContent = T.phase_aborted;
+  ui.title.textContent = format(T.match_heading, { game: T.game_title || state.snap.game, n: model.config.n_players });
+  ui.config.textContent = game.configLine(model.config);
+  ui.round.dataset.round = model.round;
+  ui.round.textContent = !model.round ? T.phase_waiting
+    : game.roundLabel ? game.roundLabel(model) : format(T.round_counter, { n: model.round });
+  ui.pk.hidden = true;
+  const alive = M.seats(model).filter((p) => p.alive).length;
+  ui.alive.textContent = format(T.alive_count, { alive, total: model.config.n_players });
+  ui.head.dataset.status = model.status;
+  ui.viewer.textContent = viewerLabel();
+  if (game.header) game.header(ui, model);
+}
+
+// ---- players -------------------------------------------------------------------------------------------------
+
+function playerCard(model, p, ctx) {
+  const winners = model.result && model.result.winning_seats;
+  const outcome = winners ? (winners.includes(p.seat) ? "win" : "lose") : "";
+  const own = game.card(p, model, ctx);
+  const card = h("article", { class: "player", data: { seat: p.seat, alive: p.alive, ...own.data, outcome } },
+    h("div", { class: "player-top" },
+      kit.avatar(p.seat),
+      h("div", { class: "player-id" },
+        h("a", { class: "player-name", href: `/agents/${encodeURIComponent(p.name)}${Q}`, text: p.display_name }),
+        h("div", { class: "player-handle" },
+          h("span", { text: seatLabel(p.seat) }),
+          p.is_official ? h("span", { class: "badge-official", text: T.official }) : null)),
+      outcome ? h("span", { class: `outcome outcome-${outcome}`, text: outcome === "win" ? T.winner : T.loser }) : null),
+    h("div", { class: "player-tags" }, own.tags || []),
+    own.extra || []);
+  return card;
+}
+
+function players(model, ctx) {
+  const el = ui.players;
+  const cards = M.seats(model).map((p) => playerCard(model, p, ctx));
+  for (let i = model.players.size; i < model.config.n_players; i += 1) {
+    cards.push(h("article", { class: "player empty" },
+      h("div", { class: "player-top" }, h("span", { class: "avatar empty", text: "?" }),
+        h("div", { class: "player-id" }, h("span", { class: "player-name", text: T.open_seat })))));
+  }
+  // Rebuild only the cards that changed, so animations on the others keep running.
+  const old = [...el.children];
+  cards.forEach((card, i) => {
+    if (old[i] && old[i].outerHTML === card.outerHTML) return;
+    if (old[i]) old[i].replaceWith(card);
+    else el.append(card);
+  });
+  old.slice(cards.length).forEach((node) => node.remove());
+}
+
+// ---- result and "you" ----------------------------------------------------------------------------------------
+
+function result(model) {
+  const el = ui.result;
+  const r = model.result;
+  el.hidden = !r;
+  if (!r) return;
+  const camp = r.winner_camp || "none";
+  clear(el);
+  el.dataset.camp = camp;
+  append(el, [
+    h("div", { class: "result-main" },
+      h("div", { class: "result-kicker", text: model.status === "aborted" ? T.ev_match_aborted : T.game_over }),
+      h("div", { class: `result-camp camp-${camp}`, id: "winner", text: T[`camp_${camp}`] || camp }),
+      r.reason ? h("p", { class: "result-reason", text: T[`reason_${r.reason}`] || r.reason }) : null,
+      r.summary ? h("p", { class: "result-summary", id: "summary", text: r.summary }) : null),
+    game.result(model, r)]);
+}
+
+function you(snap) {
+  const el = ui.you;
+  const me = snap && snap.you;
+  el.hidden = !me;
+  if (!me) return;
+  clear(el);
+  el.append(h("h2", { text: T.you_title }),
+    h("div", { class: "you-row" },
+      kit.avatar(me.seat),
+      h("span", { class: "chip", text: `${T.you_seat} ${seatLabel(me.seat)}` }),
+      game.you(me, snap),
+      h("span", { class: "chip next", text: `${T.you_next}: ${T[`next_${me.next_action}`] || me.next_action}` })));
+}
+
+// ---- the whole board -----------------------------------------------------------------------------------------
+
 export function renderBoard(model) {
-  const stage = model.stage;
-  const total = stage === "vote" ? model.config.vote_timeout : model.config.speak_timeout;
-  const ctx = {
-    q: Q, speaker: M.currentSpeaker(model), deadline: liveDeadline(model), total,
-    ballot: stage === "vote" ? M.latestBallot(model, model.round) : null, viewerLabel: viewerLabel(),
-  };
-  R.header(ui, model, ctx);
+  const total = (game.turnTotal && game.turnTotal(model)) || 60;
+  const ctx = { q: Q, deadline: liveDeadline(model), total, view: state.view };
+  header(model);
   ui.grid.dataset.stage = model.stage;
   if (ui.unlock) ui.unlock.hidden = !(state.snap && state.snap.viewer_role === "anonymous" && !M.isTerminal(state.snap.status));
-  const phase = T[`phase_${model.stage}`] || "";
+  const phase = T[`phase_${model.stage}`] || T[`phase_${stepOf(model.stage)}`] || model.phase;
   document.title = `${model.round ? `${format(T.round_counter, { n: model.round })} · ${phase}` : phase} · ${baseTitle}`;
-  R.players(ui.players, model, ctx);
-  R.votes(ui, model, panelRound(model));
-  R.result(ui.result, model);
-  R.you(ui.you, state.view === "all" ? state.snap : null);
+  players(model, ctx);
+  game.votes(ui, model, state.view);
+  result(model);
+  you(state.view === "all" ? state.snap : null);
   for (const draw of afterRender) draw();
   tick();
 }
 
 export function appendItem(ev, model, round) {
-  const node = R.streamItem(ev, model, round);
+  const node = game.streamItem(ev, model, round);
   if (!node) return false;
   const list = ui.stream;
   const nearBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 120;
@@ -73,14 +166,14 @@ export function appendItem(ev, model, round) {
 // Fold the log up to `upToSeq` into a fresh model, re-rendering the stream items that pass `keep` as it goes
 // (each item is drawn from the model as it stood at that event).
 export function replayInto(upToSeq, keep) {
-  const model = M.newModel(state.snap);
+  const model = M.newModel(state.snap, game);
   clear(ui.stream);
   for (const ev of state.events) {
     if (ev.seq > upToSeq) break;
-    const round = M.apply(model, ev);
+    const round = M.apply(model, ev, game);
     state.roundOf.set(ev.seq, round);
     if (keep(round)) {
-      const node = R.streamItem(ev, model, round);
+      const node = game.streamItem(ev, model, round);
       if (node) ui.stream.append(node);
     }
   }

@@ -1,9 +1,9 @@
 // Live: the first snapshot, then a long-poll on /events until the end, which reloads the god view.
 
-import * as M from "../model.js";
+import * as M from "./model.js";
 import { appendItem, renderBoard } from "./board.js";
 import { backOff, getJSON } from "./fetching.js";
-import { API, setConn, state, T, WAIT_S } from "./page.js";
+import { API, game, setConn, state, T, WAIT_S } from "./page.js";
 import { showAll } from "./replay.js";
 
 function mergedLog(snap) {
@@ -27,7 +27,7 @@ function ingest(events) {
   for (const ev of events) {
     if (ev.seq <= state.model.lastSeq) continue;
     state.events.push(ev);
-    const round = M.apply(state.model, ev);
+    const round = M.apply(state.model, ev, game);
     state.roundOf.set(ev.seq, round);
     if (state.view === "all") appendItem(ev, state.model, round);
     fresh += 1;

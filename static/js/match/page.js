@@ -1,12 +1,29 @@
-// What every part of the match page shares: the boot data, the page's elements and its state.
+// What every part of the match page shares: the boot data, the game's page module, the elements and the state.
+
+import { makeKit } from "./kit.js";
 
 const boot = JSON.parse(document.getElementById("wodi-boot").textContent);
 
-export const T = boot.t;
+export const T = boot.t; // the page's strings and the game's (the server merges its `games/<game>.json`)
 export const API = `/api/matches/${encodeURIComponent(boot.match_id)}`;
 export const Q = boot.lang === "en" ? "?lang=en" : "";
 export const WAIT_S = 25; // the long-poll's wait
 export const baseTitle = document.title;
+
+// The page module the server named for this match's game (`generic` when the game has none); should it fail to
+// load, the generic one still shows the match.
+export const kit = makeKit(T);
+
+async function loadGame(name) {
+  try {
+    return (await import(`/static/js/games/${encodeURIComponent(name)}.js`)).default(kit);
+  } catch (error) {
+    console.error(`page module ${name}:`, error);
+    return (await import("/static/js/games/generic.js")).default(kit);
+  }
+}
+
+export const game = await loadGame(boot.page_module);
 
 const $ = (id) => document.getElementById(id);
 export const ui = {
@@ -15,7 +32,7 @@ export const ui = {
   votes: $("votes"), votesCard: $("votes-card"), stream: $("stream"), streamEmpty: $("stream-empty"),
   replay: $("replay"), prev: $("replay-prev"), next: $("replay-next"), all: $("replay-all"), play: $("replay-play"),
   skip: $("replay-skip"), label: $("replay-label"), rounds: $("replay-rounds"), share: $("share"),
-  grid: $("match-grid"), unlock: $("unlock"),
+  grid: $("match-grid"), unlock: $("unlock"), title: $("match-title"), config: $("config-line"),
 };
 
 export const state = {

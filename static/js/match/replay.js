@@ -1,9 +1,9 @@
 // The replay of a finished match: round by round, everything at once, or played from the start.
 
 import { clear, format, h } from "../dom.js";
-import * as M from "../model.js";
+import * as M from "./model.js";
 import { appendItem, renderBoard, replayInto, stickToBottom, whenRendered } from "./board.js";
-import { state, T, ui } from "./page.js";
+import { game, state, T, ui } from "./page.js";
 
 const STEP_MS = 700; // one event at a readable pace; seats filling up go by faster
 const QUICK_MS = 180;
@@ -49,7 +49,7 @@ export function step(delta) {
 function startPlaying() {
   stopPlaying();
   state.view = "play";
-  state.player = { index: 0, model: M.newModel(state.snap), timer: null, paused: false };
+  state.player = { index: 0, model: M.newModel(state.snap, game), timer: null, paused: false };
   clear(ui.stream);
   ui.streamEmpty.hidden = true;
   renderBoard(state.player.model);
@@ -65,7 +65,7 @@ function playNext() {
   while (!shown && p.index < state.events.length) {
     const ev = state.events[p.index];
     p.index += 1;
-    const round = M.apply(p.model, ev);
+    const round = M.apply(p.model, ev, game);
     shown = appendItem(ev, p.model, round);
     quick = ev.type === "player_joined";
   }
