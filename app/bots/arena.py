@@ -1,6 +1,7 @@
 """Arena: bot-only games on the pure rules engine, persona bots against a random-voting baseline.
 
     python -m app.bots.arena --games 200 [--seed 1] [--every 25]
+    python -m app.bots.arena --game werewolf --games 300   (another game: app.bots.table_arena)
 
 Every game is played twice from the same seed (same deal, same seats, same personas, same speeches until
 the votes differ): once with the personas' brains, once with every bot voting uniformly at random among the
@@ -162,7 +163,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=25, help="a progress line every N games (0: none)")
+    parser.add_argument("--game", default="undercover", help="undercover (default) or werewolf")
     args = parser.parse_args(argv)
+    if args.game != "undercover":
+        from app.bots.table_arena import main as table_arena
+
+        table_arena(args.game, args.games, args.seed, args.every)
+        return
     persona, baseline = run(args.games, args.seed, args.every)
     print(report(persona, baseline, args.seed))
 

@@ -13,6 +13,7 @@ from typing import Any
 
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
+from app.games.werewolf import brain as werewolf_brain
 from app.games.werewolf.game import WerewolfGame
 
 Brain = Callable[..., dict[str, Any] | None]
@@ -22,7 +23,7 @@ def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""
     return [
         (UndercoverGame(), undercover_brain.decide),
-        (WerewolfGame(), None),
+        (WerewolfGame(), werewolf_brain.decide),
     ]
 
 
