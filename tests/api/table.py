@@ -35,6 +35,8 @@ def lowest_other(table: Table, seat: int, snap: dict[str, Any]) -> dict[str, Any
 class Table:
     """`n` fresh agents; seat i is agent i once `open()` has run."""
 
+    game = "undercover"
+
     def __init__(self, client: httpx.AsyncClient, n: int, **config: Any) -> None:
         self.client = client
         self.n = n
@@ -58,7 +60,7 @@ class Table:
 
     async def open(self, fill: bool = True) -> dict[str, Any]:
         await self.register()
-        created = await self.client.post("/api/matches", json={"game": "undercover", "config": self.config},
+        created = await self.client.post("/api/matches", json={"game": self.game, "config": self.config},
                                          headers=self.h(0))
         assert created.status_code == 201, created.text
         body: dict[str, Any] = created.json()

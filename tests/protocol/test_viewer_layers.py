@@ -24,6 +24,7 @@ from app.games.base import GameError
 from app.games.undercover import rules
 from app.games.undercover.game import UndercoverGame
 from app.protocol.projection import MatchView, events_page, snapshot
+from app.protocol.registry import AnyGame
 from app.protocol.viewer import Viewer
 
 GAME = UndercoverGame()
@@ -50,10 +51,11 @@ def _strip(body: dict[str, Any]) -> dict[str, Any]:
 
 
 class Progress:
-    """What the checks of one game have covered so far: each seat's event pages, and the public events
-    already shown to carry no secret word."""
+    """What the checks of one game have covered so far: each seat's event pages (read through `game`), and the
+    public events already shown to carry no secret word."""
 
-    def __init__(self) -> None:
+    def __init__(self, game: AnyGame = GAME) -> None:
+        self.game = game
         self.read: dict[int, list[int]] = {}
         self.public_clean = 0
 
@@ -61,7 +63,7 @@ class Progress:
               expected: list[dict[str, Any]]) -> None:
         read = self.read.setdefault(seat, [])
         since = read[-1] if read else 0
-        page = events_page(GAME, view, state, Viewer("player_owner", seat), since, events, limit=10_000)
+        page = events_page(self.game, view, state, Viewer("player_owner", seat), since, events, limit=10_000)
         assert page["since"] == since and page["next_since"] == (page["events"][-1]["seq"] if page["events"] else since)
         read += [e["seq"] for e in page["events"]]
         assert read == [e["seq"] for e in expected]
