@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.common.voting import targets_for, voters
 from app.games.undercover.state import MatchState, Player
-from app.games.undercover.voting import targets_for, voters
 
 
 def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:

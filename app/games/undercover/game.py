@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
+from app.games.common.voting import voters
 from app.games.undercover import ending, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
@@ -21,7 +22,6 @@ from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.fairness import fresh_pairs, wordpair_key
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
-from app.games.undercover.voting import voters
 from app.games.undercover.wordpairs import default_library
 
 

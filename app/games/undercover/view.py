@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.undercover import voting
+from app.games.common import voting as tally
 from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.state import MatchState
 
@@ -66,7 +66,7 @@ def next_action(state: MatchState, seat: int) -> str:
     if state.stage == "speak":
         return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
     if state.stage == "vote":
-        can_vote = seat in voting.voters(state) and seat not in state.votes
+        can_vote = seat in tally.voters(state) and seat not in state.votes
         return "vote" if can_vote else "wait_for_vote_resolution"
     return "wait_for_next_phase"
 

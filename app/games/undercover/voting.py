@@ -10,10 +10,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from app.games.base import GameError
+from app.games.common import voting as tally
 from app.games.undercover import ending
 from app.games.undercover.checks import (
     check_analysis,
@@ -26,21 +26,8 @@ from app.games.undercover.checks import (
 )
 from app.games.undercover.commands import Vote
 from app.games.undercover.instructions import screen, strings_of
-from app.games.undercover.state import MatchState
 from app.games.undercover.step import Step
 from app.games.undercover.transitions import PkConceded, PkRound, Reveal, Transition, VoteRound
-
-
-def voters(state: MatchState) -> list[int]:
-    """Seats that vote this round: the living, minus the tied seats during a PK."""
-    return [s for s in state.living_seats() if not (state.pk and s in state.pk_candidates)]
-
-
-def targets_for(state: MatchState, voter: int) -> list[int]:
-    """Seats `voter` may vote for: the tied seats in a PK, else every other living seat."""
-    if state.pk:
-        return [s for s in state.pk_candidates if state.players[s].alive]
-    return [s for s in state.living_seats() if s != voter]
 
 
 def open_vote(step: Step, _: VoteRound) -> Transition:
@@ -48,13 +35,13 @@ def open_vote(step: Step, _: VoteRound) -> Transition:
     state = step.state
     state.current_speaker_seat = None
     state.votes = {}
-    if not voters(state):
+    if not tally.voters(state):
         return _resolve(step)
     state.phase = f"vote_round_{state.round_index}"
     deadline = step.start_clock(state.config.vote_timeout, "vote_warning", "vote_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
               deadline_ts=deadline, pk=state.pk)
-    for seat in voters(state):
+    for seat in tally.voters(state):
         _invite(step, seat)
     return None
 
@@ -65,13 +52,13 @@ def vote(step: Step, cmd: Vote) -> Transition:
     require_in_progress(state)
     player = require_living(state, cmd.seat)
     require_stage(state, "vote")
-    if cmd.seat not in voters(state):
+    if cmd.seat not in tally.voters(state):
         raise GameError("wrong_phase", "the tied seats do not vote in their PK", seat=cmd.seat)
     if cmd.seat in state.votes:
         raise GameError("already_voted", "you have voted this round", target_seat=state.votes[cmd.seat])
-    if cmd.target_seat not in targets_for(state, cmd.seat):
+    if cmd.target_seat not in tally.targets_for(state, cmd.seat):
         raise GameError("invalid_target", "you cannot vote for that seat", target_seat=cmd.target_seat,
-                        eligible_targets=targets_for(state, cmd.seat))
+                        eligible_targets=tally.targets_for(state, cmd.seat))
     comment = clean_text(cmd.comment, "comment") if cmd.comment and cmd.comment.strip() else None
     if comment:
         check_secret(player, comment)
@@ -80,7 +67,7 @@ def vote(step: Step, cmd: Vote) -> Transition:
     flags = screen([comment, *strings_of(public)], compete_mode=state.config.compete_mode, field="comment")
     state.votes[cmd.seat] = cmd.target_seat
     _announce_vote(step, cmd.seat, comment, analysis, flags)
-    if all(seat in state.votes for seat in voters(state)):
+    if all(seat in state.votes for seat in tally.voters(state)):
         return _resolve(step)
     return None
 
@@ -88,7 +75,7 @@ def vote(step: Step, cmd: Vote) -> Transition:
 def on_warning(step: Step) -> Transition:
     """Half the voting time is gone: say publicly who has not voted."""
     state = step.state
-    missing = [s for s in voters(state) if s not in state.votes]
+    missing = [s for s in tally.voters(state) if s not in state.votes]
     step.emit("vote_warning", "public", round=state.round_index, missing_count=len(missing),
               missing_seats=missing, deadline_ts=state.deadline_ts, pk=state.pk)
     assert state.deadline_at is not None
@@ -99,7 +86,7 @@ def on_warning(step: Step) -> Transition:
 def on_expire(step: Step) -> Transition:
     """Time is up: the missing voters abstain and the round resolves."""
     state = step.state
-    missing = [s for s in voters(state) if s not in state.votes]
+    missing = [s for s in tally.voters(state) if s not in state.votes]
     if missing:
         step.emit("vote_abstained", "public", round=state.round_index, seats=missing, pk=state.pk)
     return _resolve(step)
@@ -120,48 +107,31 @@ def after_concede(step: Step, seat: int) -> Transition:
         step.emit("votes_voided", "public", round=state.round_index, target_seat=seat, voter_seats=voided)
         for voter in voided:
             _invite(step, voter)
-    if all(s in state.votes for s in voters(state)):
+    if all(s in state.votes for s in tally.voters(state)):
         return _resolve(step)
     return None
 
 
 def end_pk_by_concession(step: Step, _: PkConceded) -> Transition:
     """A tied seat conceded and left one candidate: nobody else goes out this round."""
-    _round_resolved(step, None, _breakdown(step.state), "revote", reason="candidate_conceded")
+    _round_resolved(step, None, tally.breakdown(step.state), "revote", reason="candidate_conceded")
     return Reveal(None)
 
 
 def _resolve(step: Step) -> Transition:
     state = step.state
-    breakdown = _breakdown(state)
-    counts = Counter(state.votes.values())
-    if not counts:
+    breakdown = tally.breakdown(state)
+    if not state.votes:
         pool = state.pk_candidates if state.pk else state.living_seats()
         return _eliminate(step, step.rng("abstain").choice(pool), breakdown, "random")
-    top_count = max(counts.values())
-    top = sorted(seat for seat, n in counts.items() if n == top_count)
-    if len(top) == 1:
-        return _eliminate(step, top[0], breakdown, "revote" if state.pk else None)
-    if state.pk or state.config.tie_break == "random":
-        return _eliminate(step, step.rng("tie").choice(top), breakdown, "random")
-    return _break_tie(step, top, breakdown)
-
-
-def _break_tie(step: Step, tied: list[int], breakdown: dict[str, int]) -> Transition:
-    """`revote` → a PK among the tied (unless nobody could vote in it); `noop_then_random` →
-    nobody out, but the second consecutive noop draws at random."""
-    state = step.state
-    if state.config.tie_break == "revote":
-        if all(seat in tied for seat in state.living_seats()):
-            return _eliminate(step, step.rng("tie").choice(tied), breakdown, "random")
-        step.emit("vote_tied", "public", round=state.round_index, tied_seats=tied,
-                  vote_breakdown=breakdown, next="revote")
-        return PkRound(tuple(tied))
-    if state.noop_streak >= 1:
-        return _eliminate(step, step.rng("tie").choice(tied), breakdown, "random")
-    state.noop_streak += 1
-    _round_resolved(step, None, breakdown, "noop")
-    return Reveal(None)
+    result = tally.verdict(step)
+    if result.pk:
+        tally.announce_pk(step, result.pk, breakdown)
+        return PkRound(result.pk)
+    if result.out is None:
+        _round_resolved(step, None, breakdown, result.tie)
+        return Reveal(None)
+    return _eliminate(step, result.out, breakdown, result.tie)
 
 
 def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None) -> Transition:
@@ -186,15 +156,10 @@ def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie
               remaining_blanks=blanks, **extra)
 
 
-def _breakdown(state: MatchState) -> dict[str, int]:
-    counts = Counter(state.votes.values())
-    return {str(seat): counts[seat] for seat in sorted(counts)}
-
-
 def _invite(step: Step, seat: int) -> None:
     state = step.state
     step.emit("your_turn_to_vote", f"private:seat:{seat}", seat=seat, round=state.round_index,
-              deadline_ts=state.deadline_ts, eligible_targets=targets_for(state, seat), pk=state.pk)
+              deadline_ts=state.deadline_ts, eligible_targets=tally.targets_for(state, seat), pk=state.pk)
 
 
 def _announce_vote(step: Step, seat: int, comment: str | None, analysis: dict[str, Any] | None,

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.werewolf import night, pending, voting, whisper, witch
+from app.games.common import voting as tally
+from app.games.werewolf import night, pending, whisper, witch
 from app.games.werewolf.state import MatchState, Player
 
 
@@ -26,8 +27,8 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     actions += _night_actions(state, player, timed)
     if state.stage == "speak" and state.current_speaker_seat == seat:
         actions += [{"type": "speak", **timed}, {"type": "skip", **timed}]
-    if state.stage == "vote" and seat in voting.voters(state) and seat not in state.votes:
-        actions.append({"type": "vote", "targets": voting.targets_for(state, seat), **timed})
+    if state.stage == "vote" and seat in tally.voters(state) and seat not in state.votes:
+        actions.append({"type": "vote", "targets": tally.targets_for(state, seat), **timed})
     if state.config.allow_whisper and state.stage == "night" and player.role == "werewolf":
         fellows = whisper.fellows(state, seat)
         if fellows:

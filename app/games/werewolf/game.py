@@ -12,6 +12,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
+from app.games.common.voting import voters
 from app.games.werewolf import rules, view
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.commands import ACTIONS, Abort, Command, Concede, Join, TakeOver, Timeout, parse_command
@@ -20,7 +21,6 @@ from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.snapshot import WerewolfSnapshot
 from app.games.werewolf.state import MatchState, state_from_json, state_to_json
 from app.games.werewolf.step import Outcome
-from app.games.werewolf.voting import voters
 
 
 class WerewolfGame:

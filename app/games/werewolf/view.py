@@ -12,7 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.werewolf import deaths, night, pending, voting, witch
+from app.games.common import voting as tally
+from app.games.werewolf import deaths, night, pending, witch
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.state import MatchState, Player
 
@@ -86,7 +87,7 @@ def next_action(state: MatchState, seat: int) -> str:
     if state.stage == "speak":
         return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
     if state.stage == "vote":
-        can_vote = seat in voting.voters(state) and seat not in state.votes
+        can_vote = seat in tally.voters(state) and seat not in state.votes
         return "vote" if can_vote else "wait_for_vote_resolution"
     return "wait_for_next_phase"
 

@@ -14,10 +14,10 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from app.games.base import GameError
+from app.games.common import voting as tally
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import (
     check_analysis,
@@ -29,21 +29,9 @@ from app.games.werewolf.checks import (
     require_stage,
 )
 from app.games.werewolf.commands import Vote
-from app.games.werewolf.state import MatchState, Pending
+from app.games.werewolf.state import Pending
 from app.games.werewolf.step import Step
 from app.games.werewolf.transitions import NextPending, PkRound, Transition, VoteRound
-
-
-def voters(state: MatchState) -> list[int]:
-    """Seats that vote now: the living, minus the tied seats during a PK."""
-    return [s for s in state.living_seats() if not (state.pk and s in state.pk_candidates)]
-
-
-def targets_for(state: MatchState, voter: int) -> list[int]:
-    """Seats `voter` may vote for: the tied seats in a PK, else every other living seat."""
-    if state.pk:
-        return [s for s in state.pk_candidates if state.players[s].alive]
-    return [s for s in state.living_seats() if s != voter]
 
 
 def open_vote(step: Step, _: VoteRound) -> Transition:
@@ -51,13 +39,13 @@ def open_vote(step: Step, _: VoteRound) -> Transition:
     state = step.state
     state.current_speaker_seat = None
     state.votes = {}
-    if not voters(state) or (state.pk and not state.pk_candidates):
+    if not tally.voters(state) or (state.pk and not state.pk_candidates):
         return _resolve(step)
     state.phase = f"vote_round_{state.round_index}"
     deadline = step.start_clock(state.config.vote_timeout, "vote_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index, deadline_ts=deadline,
               pk=state.pk)
-    for seat in voters(state):
+    for seat in tally.voters(state):
         _invite(step, seat)
     return None
 
@@ -68,13 +56,13 @@ def vote(step: Step, cmd: Vote) -> Transition:
     require_in_progress(state)
     require_living(state, cmd.seat)
     require_stage(state, "vote")
-    if cmd.seat not in voters(state):
+    if cmd.seat not in tally.voters(state):
         raise GameError("wrong_phase", "the tied seats do not vote in their PK", seat=cmd.seat)
     if cmd.seat in state.votes:
         raise GameError("already_voted", "you have voted this round", target_seat=state.votes[cmd.seat])
-    if cmd.target_seat not in targets_for(state, cmd.seat):
+    if cmd.target_seat not in tally.targets_for(state, cmd.seat):
         raise GameError("invalid_target", "you cannot vote for that seat", target_seat=cmd.target_seat,
-                        eligible_targets=targets_for(state, cmd.seat))
+                        eligible_targets=tally.targets_for(state, cmd.seat))
     comment = clean_text(cmd.comment, "comment") if cmd.comment and cmd.comment.strip() else None
     analysis = check_analysis(cmd.analysis)
     state.votes[cmd.seat] = cmd.target_seat
@@ -85,7 +73,7 @@ def vote(step: Step, cmd: Vote) -> Transition:
     if is_private(analysis):
         step.emit("analysis_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat, round=state.round_index,
                   action="vote", analysis=analysis)
-    if all(seat in state.votes for seat in voters(state)):
+    if all(seat in state.votes for seat in tally.voters(state)):
         return _resolve(step)
     return None
 
@@ -93,7 +81,7 @@ def vote(step: Step, cmd: Vote) -> Transition:
 def on_expire(step: Step) -> Transition:
     """Time is up: the missing voters abstain and the round resolves."""
     state = step.state
-    missing = [s for s in voters(state) if s not in state.votes]
+    missing = [s for s in tally.voters(state) if s not in state.votes]
     if missing:
         step.emit("vote_abstained", "public", round=state.round_index, seats=missing, pk=state.pk)
     return _resolve(step)
@@ -114,34 +102,24 @@ def after_concede(step: Step, seat: int) -> Transition:
         step.emit("votes_voided", "public", round=state.round_index, target_seat=seat, voter_seats=voided)
         for voter in voided:
             _invite(step, voter)
-    if all(s in state.votes for s in voters(state)):
+    if all(s in state.votes for s in tally.voters(state)):
         return _resolve(step)
     return None
 
 
 def _resolve(step: Step) -> Transition:
     state = step.state
-    breakdown = _breakdown(state)
-    counts = Counter(state.votes.values())
-    if not counts:
+    breakdown = tally.breakdown(state)
+    if not state.votes:
         state.noop_streak = 0
         return _nobody_out(step, breakdown, None, "no_votes")
-    top_count = max(counts.values())
-    top = sorted(seat for seat, n in counts.items() if n == top_count)
-    if len(top) == 1:
-        return _eliminate(step, top[0], breakdown, "revote" if state.pk else None)
-    if state.pk or state.config.tie_break == "random":
-        return _eliminate(step, step.rng("tie").choice(top), breakdown, "random")
-    if state.config.tie_break == "revote":
-        if all(seat in top for seat in state.living_seats()):
-            return _eliminate(step, step.rng("tie").choice(top), breakdown, "random")
-        step.emit("vote_tied", "public", round=state.round_index, tied_seats=top, vote_breakdown=breakdown,
-                  next="revote")
-        return PkRound(tuple(top))
-    if state.noop_streak >= 1:
-        return _eliminate(step, step.rng("tie").choice(top), breakdown, "random")
-    state.noop_streak += 1
-    return _nobody_out(step, breakdown, "noop", "tie")
+    result = tally.verdict(step)
+    if result.pk:
+        tally.announce_pk(step, result.pk, breakdown)
+        return PkRound(result.pk)
+    if result.out is None:
+        return _nobody_out(step, breakdown, result.tie, "tie")
+    return _eliminate(step, result.out, breakdown, result.tie)
 
 
 def _nobody_out(step: Step, breakdown: dict[str, int], tie: str | None, reason: str) -> Transition:
@@ -172,12 +150,7 @@ def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie
     state.votes, state.pk, state.pk_candidates = {}, False, []
 
 
-def _breakdown(state: MatchState) -> dict[str, int]:
-    counts = Counter(state.votes.values())
-    return {str(seat): counts[seat] for seat in sorted(counts)}
-
-
 def _invite(step: Step, seat: int) -> None:
     state = step.state
     step.emit("your_turn_to_vote", f"private:seat:{seat}", seat=seat, round=state.round_index,
-              deadline_ts=state.deadline_ts, eligible_targets=targets_for(state, seat), pk=state.pk)
+              deadline_ts=state.deadline_ts, eligible_targets=tally.targets_for(state, seat), pk=state.pk)

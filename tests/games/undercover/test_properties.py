@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from app.games.base import GameError
+from app.games.common.voting import targets_for, voters
 from app.games.undercover import (
     Abort,
     Command,
@@ -36,7 +37,6 @@ from app.games.undercover import (
     state_to_json,
     you_view,
 )
-from app.games.undercover.voting import targets_for, voters
 from app.protocol.viewer import can_see
 
 from .helpers import T0

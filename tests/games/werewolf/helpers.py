@@ -8,6 +8,7 @@ from typing import Any, Self
 import pytest
 
 from app.games.base import GameError
+from app.games.common.voting import targets_for, voters
 from app.games.werewolf.commands import (
     Command,
     Join,
@@ -23,7 +24,6 @@ from app.games.werewolf.commands import (
 from app.games.werewolf.config import parse_config
 from app.games.werewolf.rules import apply, new_match
 from app.games.werewolf.state import MatchState
-from app.games.werewolf.voting import targets_for, voters
 
 T0 = 1_700_000_000.0
 

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from app.games.base import GameError
+from app.games.common.voting import targets_for, voters
 from app.games.werewolf import (
     Abort,
     Command,
@@ -46,7 +47,6 @@ from app.games.werewolf import (
 )
 from app.games.werewolf.night import due_seats
 from app.games.werewolf.view import ACTING, god_fields
-from app.games.werewolf.voting import targets_for, voters
 from app.protocol.viewer import can_see
 
 from .helpers import T0

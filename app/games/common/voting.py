@@ -1,0 +1,75 @@
+"""The vote both games share: who votes for whom, the breakdown, and the tie-break.
+
+`tie_break` means the same in both: `random` draws among the tied; `revote` gives the tied seats a PK
+(a PK that ties again, or a tie of every living seat, draws at random); `noop_then_random` sends nobody
+out, but a second tie on the next consecutive round draws at random.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from app.games.common.table import Table, TableStep
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """How counted votes end: `out` goes out (None: nobody, a noop), `tie` is `tie_break_applied`;
+    a non-empty `pk` means the tied seats face a PK instead."""
+
+    out: int | None
+    tie: str | None = None
+    pk: tuple[int, ...] = ()
+
+
+def voters(state: Table) -> list[int]:
+    """Seats that vote now: the living, minus the tied seats during a PK."""
+    return [s for s in state.living_seats() if not (state.pk and s in state.pk_candidates)]
+
+
+def targets_for(state: Table, voter: int) -> list[int]:
+    """Seats `voter` may vote for: the tied seats in a PK, else every other living seat."""
+    if state.pk:
+        return [s for s in state.pk_candidates if state.players[s].alive]
+    return [s for s in state.living_seats() if s != voter]
+
+
+def breakdown(state: Table) -> dict[str, int]:
+    """Votes received per seat, keyed by the seat as a string, in seat order."""
+    counts = Counter(state.votes.values())
+    return {str(seat): counts[seat] for seat in sorted(counts)}
+
+
+def verdict(step: TableStep) -> Verdict:
+    """Decide a round with at least one vote: most votes goes out, a tie follows `tie_break`.
+
+    A `noop` counts in `noop_streak`; the caller resets it when a seat goes out.
+    """
+    state = step.state
+    counts = Counter(state.votes.values())
+    top_count = max(counts.values())
+    top = sorted(seat for seat, n in counts.items() if n == top_count)
+    if len(top) == 1:
+        return Verdict(top[0], "revote" if state.pk else None)
+    if state.pk or state.config.tie_break == "random":
+        return _draw(step, top)
+    if state.config.tie_break == "revote":
+        if all(seat in top for seat in state.living_seats()):
+            return _draw(step, top)
+        return Verdict(None, pk=tuple(top))
+    if state.noop_streak >= 1:
+        return _draw(step, top)
+    state.noop_streak += 1
+    return Verdict(None, "noop")
+
+
+def _draw(step: TableStep, tied: list[int]) -> Verdict:
+    return Verdict(step.rng("tie").choice(tied), "random")
+
+
+def announce_pk(step: TableStep, tied: tuple[int, ...], votes: dict[str, int]) -> None:
+    """Tell everyone the tied seats face a PK."""
+    state = step.state
+    step.emit("vote_tied", "public", round=state.round_index, tied_seats=list(tied), vote_breakdown=votes,
+              next="revote")
