@@ -9,6 +9,7 @@ from collections import Counter
 import pytest
 
 from app.bots.personas import PERSONAS, persona_of_handle
+from app.games.common.checks import MAX_TEXT
 from app.games.undercover.brain import (
     choose_vote,
     compose_last_words,
@@ -20,7 +21,6 @@ from app.games.undercover.brain import (
 from app.games.undercover.brain.clues import own_clues, phrase_of, uses_clue
 from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.brain.personas import VOICES
-from app.games.undercover.checks import MAX_TEXT
 from app.games.undercover.text import contains_word
 from app.games.undercover.wordpairs import default_library
 from tests.bots.helpers import snapshot

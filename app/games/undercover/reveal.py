@@ -13,8 +13,9 @@
 from __future__ import annotations
 
 from app.games.base import GameError
+from app.games.common.checks import clean_text, require_seat
 from app.games.undercover import ending
-from app.games.undercover.checks import check_secret, clean_text, require_seat
+from app.games.undercover.checks import check_secret
 from app.games.undercover.commands import GuessWord, LastWords
 from app.games.undercover.instructions import screen
 from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind

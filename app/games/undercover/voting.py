@@ -14,16 +14,9 @@ from typing import Any
 
 from app.games.base import GameError
 from app.games.common import voting as tally
+from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.undercover import ending
-from app.games.undercover.checks import (
-    check_analysis,
-    check_secret,
-    clean_text,
-    is_private,
-    require_in_progress,
-    require_living,
-    require_stage,
-)
+from app.games.undercover.checks import check_analysis, check_secret
 from app.games.undercover.commands import Vote
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.step import Step

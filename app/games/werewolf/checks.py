@@ -1,18 +1,16 @@
-"""Preconditions shared by the phases; each raises the protocol's (or this game's) error code."""
+"""This game's own preconditions (the shared ones are in `app.games.common.checks`); each raises an error code."""
 
 from __future__ import annotations
 
 import json
-import unicodedata
 from typing import Any
 
 from app.games.base import GameError
+from app.games.common.checks import MAX_ANALYSIS_BYTES, is_private, require_in_progress, require_living, require_stage
 from app.games.werewolf.commands import NightAction
 from app.games.werewolf.config import Role
 from app.games.werewolf.state import MatchState, Player
 
-MAX_TEXT = 500
-MAX_ANALYSIS_BYTES = 4096
 NIGHT_ACTIONS: dict[Role, frozenset[str]] = {
     "werewolf": frozenset({"kill", "pass"}),
     "seer": frozenset({"check", "pass"}),
@@ -21,54 +19,11 @@ NIGHT_ACTIONS: dict[Role, frozenset[str]] = {
 }
 
 
-def require_seat(state: MatchState, seat: int) -> Player:
-    """The acting player; a seat outside the table is not in the match."""
-    player = state.seat(seat)
-    if player is None:
-        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
-    return player
-
-
-def require_in_progress(state: MatchState, *, waiting_code: str = "wrong_phase") -> None:
-    """The match must be running; a waiting room answers `waiting_code`."""
-    if state.status in ("finished", "aborted"):
-        raise GameError("match_finished", "the match is over", status=state.status)
-    if state.status == "waiting":
-        raise GameError(waiting_code, "the match has not started", phase=state.phase)
-
-
-def require_living(state: MatchState, seat: int) -> Player:
-    """The acting player, who must still be in the game."""
-    player = require_seat(state, seat)
-    if not player.alive:
-        raise GameError("you_are_eliminated", "eliminated players can only watch", seat=seat)
-    return player
-
-
-def require_stage(state: MatchState, stage: str) -> None:
-    """The current phase must be `stage` (night, speak, vote, hunter, last_words)."""
-    if state.stage != stage:
-        raise GameError("wrong_phase", f"this action needs a {stage} phase", phase=state.phase)
-
-
 def require_target(seat: int | None, allowed: list[int]) -> int:
     """`seat` must be one of `allowed`."""
     if seat is None or seat not in allowed:
         raise GameError("invalid_target", "you cannot name that seat", target_seat=seat, eligible_targets=allowed)
     return seat
-
-
-def clean_text(text: str, field: str = "text") -> str:
-    """Stripped text with something visible in it, at most 500 characters, without NUL."""
-    text = text.strip()
-    if not any(unicodedata.category(ch)[0] not in "CZ" for ch in text):
-        raise GameError("bad_request", f"{field} must not be empty", field=field)
-    if "\x00" in text:
-        raise GameError("bad_request", f"{field} must not contain NUL characters", field=field)
-    if len(text) > MAX_TEXT:
-        raise GameError("text_too_long", f"{field} is longer than {MAX_TEXT} characters",
-                        field=field, limit=MAX_TEXT, length=len(text))
-    return text
 
 
 def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
@@ -84,11 +39,6 @@ def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
     if len(text.encode()) > MAX_ANALYSIS_BYTES:
         raise GameError("bad_request", "analysis is larger than 4 KB", field="analysis")
     return analysis
-
-
-def is_private(analysis: dict[str, Any] | None) -> bool:
-    """`analysis.private = true` keeps the analysis out of the public event."""
-    return analysis is not None and analysis.get("private") is True
 
 
 def public_analysis(analysis: dict[str, Any] | None) -> dict[str, Any]:

@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 from app.games.base import GameError
+from app.games.common.checks import clean_text, require_in_progress, require_seat
 from app.games.werewolf import deaths, ending
-from app.games.werewolf.checks import clean_text, require_in_progress, require_seat, require_target
+from app.games.werewolf.checks import require_target
 from app.games.werewolf.commands import LastWords, Shoot, Skip, Speak
 from app.games.werewolf.state import MatchState, Pending, TimerKind
 from app.games.werewolf.step import Step

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import GameError
+from app.games.common.checks import require_in_progress
 from app.games.werewolf import (
     concede,
     dawn,
@@ -28,7 +29,6 @@ from app.games.werewolf import (
     whisper,
     witch,
 )
-from app.games.werewolf.checks import require_in_progress
 from app.games.werewolf.commands import (
     Abort,
     Command,
