@@ -4,14 +4,12 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
+
+from app.games.common.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
-
-
-class Join(_Command):
+class Join(GameCommand):
     """A player takes the next free seat."""
 
     type: Literal["join"] = "join"
@@ -20,8 +18,24 @@ class Join(_Command):
     # Content keys (`wordpair_key`) the deal should not draw, if the library allows; left out of dumps when empty.
     avoid: tuple[str, ...] = Field((), strict=False, exclude_if=lambda keys: not keys)
 
+__all__ = [
+    "Abort",
+    "Command",
+    "Concede",
+    "GuessWord",
+    "Join",
+    "LastWords",
+    "Skip",
+    "Speak",
+    "TakeOver",
+    "Timeout",
+    "Vote",
+    "Whisper",
+]
 
-class Speak(_Command):
+
+
+class Speak(GameCommand):
     """The current speaker describes their word."""
 
     type: Literal["speak"] = "speak"
@@ -30,24 +44,15 @@ class Speak(_Command):
     analysis: dict[str, Any] | None = None
 
 
-class Skip(_Command):
+class Skip(GameCommand):
     """The current speaker passes (an empty speech)."""
 
     type: Literal["skip"] = "skip"
     seat: int
 
 
-class Vote(_Command):
-    """A living seat votes to eliminate another."""
 
-    type: Literal["vote"] = "vote"
-    seat: int
-    target_seat: int
-    comment: str | None = None
-    analysis: dict[str, Any] | None = None
-
-
-class Whisper(_Command):
+class Whisper(GameCommand):
     """An undercover talks privately to a fellow undercover."""
 
     type: Literal["whisper"] = "whisper"
@@ -56,7 +61,7 @@ class Whisper(_Command):
     text: str
 
 
-class LastWords(_Command):
+class LastWords(GameCommand):
     """A seat just voted out says goodbye."""
 
     type: Literal["last_words"] = "last_words"
@@ -64,7 +69,7 @@ class LastWords(_Command):
     text: str
 
 
-class GuessWord(_Command):
+class GuessWord(GameCommand):
     """A blank just voted out guesses the civilians' word."""
 
     type: Literal["guess_word"] = "guess_word"
@@ -72,32 +77,8 @@ class GuessWord(_Command):
     word: str
 
 
-class Concede(_Command):
-    """A living seat leaves the game and reveals its role."""
-
-    type: Literal["concede"] = "concede"
-    seat: int
 
 
-class Abort(_Command):
-    """The host cancels a waiting room, or the janitor clears a stale one."""
-
-    type: Literal["abort"] = "abort"
-    reason: Literal["host_cancelled", "janitor_timeout"]
-
-
-class Timeout(_Command):
-    """The scheduler fires the timer whose token it read from the state."""
-
-    type: Literal["timeout"] = "timeout"
-    token: int
-
-
-class TakeOver(_Command):
-    """From now on the official bot plays `seat` (the services send it after too many timeouts in a row)."""
-
-    type: Literal["take_over"] = "take_over"
-    seat: int
 
 
 Command = Annotated[

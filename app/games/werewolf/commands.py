@@ -24,15 +24,40 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from app.games.base import GameError
+from app.games.common.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
 
 NightActionName = Literal["kill", "check", "guard", "save", "poison", "pass"]
 
+__all__ = [
+    "ACTIONS",
+    "Abort",
+    "Command",
+    "Concede",
+    "ConcedeRequest",
+    "Join",
+    "LastWords",
+    "LastWordsRequest",
+    "NightAction",
+    "NightActionName",
+    "NightActionRequest",
+    "Shoot",
+    "ShootRequest",
+    "Skip",
+    "SkipRequest",
+    "Speak",
+    "SpeakRequest",
+    "TakeOver",
+    "Timeout",
+    "Vote",
+    "VoteRequest",
+    "Whisper",
+    "WhisperRequest",
+    "parse_command",
+]
 
-class _Command(BaseModel):
-    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
 
-class Join(_Command):
+class Join(GameCommand):
     """A player takes the next free seat."""
 
     type: Literal["join"] = "join"
@@ -40,7 +65,7 @@ class Join(_Command):
     display_name: str
 
 
-class NightAction(_Command):
+class NightAction(GameCommand):
     """A night role acts: kill, check, guard, save, poison, or pass."""
 
     type: Literal["night_action"] = "night_action"
@@ -50,7 +75,7 @@ class NightAction(_Command):
     analysis: dict[str, Any] | None = None
 
 
-class Speak(_Command):
+class Speak(GameCommand):
     """The current speaker talks (by day), or a dead seat says its last words."""
 
     type: Literal["speak"] = "speak"
@@ -59,24 +84,15 @@ class Speak(_Command):
     analysis: dict[str, Any] | None = None
 
 
-class Skip(_Command):
+class Skip(GameCommand):
     """The current speaker (or a dead seat with last words due) passes."""
 
     type: Literal["skip"] = "skip"
     seat: int
 
 
-class Vote(_Command):
-    """A living seat votes to send another out."""
 
-    type: Literal["vote"] = "vote"
-    seat: int
-    target_seat: int
-    comment: str | None = None
-    analysis: dict[str, Any] | None = None
-
-
-class Whisper(_Command):
+class Whisper(GameCommand):
     """A wolf talks to the pack at night."""
 
     type: Literal["whisper"] = "whisper"
@@ -85,7 +101,7 @@ class Whisper(_Command):
     text: str
 
 
-class LastWords(_Command):
+class LastWords(GameCommand):
     """A dead seat's last words."""
 
     type: Literal["last_words"] = "last_words"
@@ -93,7 +109,7 @@ class LastWords(_Command):
     text: str
 
 
-class Shoot(_Command):
+class Shoot(GameCommand):
     """The hunter who just died takes a living seat with him (None: he passes)."""
 
     type: Literal["shoot"] = "shoot"
@@ -101,32 +117,8 @@ class Shoot(_Command):
     target_seat: int | None = None
 
 
-class Concede(_Command):
-    """A living seat leaves the game and reveals its role."""
-
-    type: Literal["concede"] = "concede"
-    seat: int
 
 
-class Abort(_Command):
-    """The host cancels a waiting room, or the janitor clears a stale one."""
-
-    type: Literal["abort"] = "abort"
-    reason: Literal["host_cancelled", "janitor_timeout"]
-
-
-class TakeOver(_Command):
-    """The services mark a seat that kept timing out as played by the official bot from now on."""
-
-    type: Literal["take_over"] = "take_over"
-    seat: int
-
-
-class Timeout(_Command):
-    """The scheduler fires the timer whose token it read from the state."""
-
-    type: Literal["timeout"] = "timeout"
-    token: int
 
 
 Command = Annotated[
@@ -219,7 +211,7 @@ ACTIONS: Mapping[str, type[BaseModel]] = MappingProxyType({
     "concede": ConcedeRequest,
 })
 
-_COMMANDS: Mapping[str, type[_Command]] = MappingProxyType({
+_COMMANDS: Mapping[str, type[GameCommand]] = MappingProxyType({
     "night_action": NightAction, "speak": Speak, "skip": Skip, "vote": Vote, "whisper": Whisper,
     "last_words": LastWords, "shoot": Shoot, "concede": Concede,
 })
