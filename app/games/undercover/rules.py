@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.games.base import GameError
+from app.games.common.dispatch import handler_for, is_noop
 from app.games.undercover import concede, lobby, reveal, speaking, takeover, voting, whisper
 from app.games.undercover.commands import (
     Abort,
@@ -87,7 +87,7 @@ def apply(state: MatchState, command: Command, *, now: float,
     Returns a new state and the events produced. A stale, early or orphan `Timeout`, and an
     `Abort` of an aborted match, return the same state with no events.
     """
-    if _is_noop(state, command, now):
+    if is_noop(state, command, now):
         return Outcome(state, [])
     # A dump/validate round trip is a deep copy, and 2-3x faster than copy.deepcopy here.
     step = Step(MatchState.model_validate(state.model_dump()), now, pairs)
@@ -95,23 +95,7 @@ def apply(state: MatchState, command: Command, *, now: float,
         assert step.state.timer is not None
         nxt = _TIMERS[step.state.timer.kind](step)
     else:
-        nxt = _handler(command)(step, command)
+        nxt = handler_for(_HANDLERS, command)(step, command)
     while nxt is not None:
         nxt = _OPENERS[type(nxt)](step, nxt)
     return Outcome(step.state, step.events)
-
-
-def _handler(command: Command) -> Handler:
-    handler = _HANDLERS.get(type(command))
-    if handler is None:
-        raise GameError("bad_request", f"not a command: {type(command).__name__}")
-    return handler
-
-
-def _is_noop(state: MatchState, command: Command, now: float) -> bool:
-    if isinstance(command, Abort):
-        return state.status == "aborted"
-    if isinstance(command, Timeout):
-        timer = state.timer
-        return timer is None or timer.token != command.token or now < timer.due
-    return False

@@ -1,0 +1,49 @@
+"""The parts of `rules.apply` both games share: which commands change nothing, and the handler lookup."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol, TypeVar
+
+from app.games.base import GameError, MatchStatus
+from app.games.common.commands import Abort, Timeout
+
+HandlerT = TypeVar("HandlerT")
+
+
+class Timer(Protocol):
+    """The next timer of a match: when it is due and the token a Timeout must carry."""
+
+    @property
+    def due(self) -> float: ...
+
+    @property
+    def token(self) -> int: ...
+
+
+class Timed(Protocol):
+    """A match state with a status and its next timer."""
+
+    @property
+    def status(self) -> MatchStatus: ...
+
+    @property
+    def timer(self) -> Timer | None: ...
+
+
+def is_noop(state: Timed, command: object, now: float) -> bool:
+    """A stale, early or orphan `Timeout`, or an `Abort` of an aborted match: the same state, no events."""
+    if isinstance(command, Abort):
+        return state.status == "aborted"
+    if isinstance(command, Timeout):
+        timer = state.timer
+        return timer is None or timer.token != command.token or now < timer.due
+    return False
+
+
+def handler_for(handlers: Mapping[type, HandlerT], command: object) -> HandlerT:
+    """The handler registered for the command's type; `bad_request` for anything else."""
+    handler = handlers.get(type(command))
+    if handler is None:
+        raise GameError("bad_request", f"not a command: {type(command).__name__}")
+    return handler
