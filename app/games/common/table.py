@@ -39,6 +39,7 @@ class Table(Protocol):
     pk_candidates: list[int]
     noop_streak: int
     round_index: int
+    deadline_ts: int | None
 
     @property
     def players(self) -> Sequence[Seat]: ...

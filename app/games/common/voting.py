@@ -35,6 +35,38 @@ def targets_for(state: Table, voter: int) -> list[int]:
     return [s for s in state.living_seats() if s != voter]
 
 
+def all_voted(state: Table) -> bool:
+    """Every seat that votes now has voted."""
+    return all(seat in state.votes for seat in voters(state))
+
+
+def invite(step: TableStep, seat: int) -> None:
+    """Ask `seat` privately for its vote, with the seats it may name."""
+    state = step.state
+    step.emit("your_turn_to_vote", f"private:seat:{seat}", seat=seat, round=state.round_index,
+              deadline_ts=state.deadline_ts, eligible_targets=targets_for(state, seat), pk=state.pk)
+
+
+def abstain_missing(step: TableStep) -> None:
+    """Time is up: one public `vote_abstained` lists the voters who did not vote (none: no event)."""
+    state = step.state
+    missing = [s for s in voters(state) if s not in state.votes]
+    if missing:
+        step.emit("vote_abstained", "public", round=state.round_index, seats=missing, pk=state.pk)
+
+
+def void_votes_for(step: TableStep, seat: int) -> None:
+    """`seat` left: the votes cast for it are void (`votes_voided`) and those voters are asked again."""
+    state = step.state
+    voided = [voter for voter, target in state.votes.items() if target == seat]
+    for voter in voided:
+        del state.votes[voter]
+    if voided:
+        step.emit("votes_voided", "public", round=state.round_index, target_seat=seat, voter_seats=voided)
+        for voter in voided:
+            invite(step, voter)
+
+
 def breakdown(state: Table) -> dict[str, int]:
     """Votes received per seat, keyed by the seat as a string, in seat order."""
     counts = Counter(state.votes.values())

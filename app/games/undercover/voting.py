@@ -35,7 +35,7 @@ def open_vote(step: Step, _: VoteRound) -> Transition:
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
               deadline_ts=deadline, pk=state.pk)
     for seat in tally.voters(state):
-        _invite(step, seat)
+        tally.invite(step, seat)
     return None
 
 
@@ -60,7 +60,7 @@ def vote(step: Step, cmd: Vote) -> Transition:
     flags = screen([comment, *strings_of(public)], compete_mode=state.config.compete_mode, field="comment")
     state.votes[cmd.seat] = cmd.target_seat
     _announce_vote(step, cmd.seat, comment, analysis, flags)
-    if all(seat in state.votes for seat in tally.voters(state)):
+    if tally.all_voted(state):
         return _resolve(step)
     return None
 
@@ -78,10 +78,7 @@ def on_warning(step: Step) -> Transition:
 
 def on_expire(step: Step) -> Transition:
     """Time is up: the missing voters abstain and the round resolves."""
-    state = step.state
-    missing = [s for s in tally.voters(state) if s not in state.votes]
-    if missing:
-        step.emit("vote_abstained", "public", round=state.round_index, seats=missing, pk=state.pk)
+    tally.abstain_missing(step)
     return _resolve(step)
 
 
@@ -93,14 +90,8 @@ def after_concede(step: Step, seat: int) -> Transition:
         state.pk_candidates.remove(seat)
         if len(state.pk_candidates) < 2:
             return PkConceded()
-    voided = [voter for voter, target in state.votes.items() if target == seat]
-    for voter in voided:
-        del state.votes[voter]
-    if voided:
-        step.emit("votes_voided", "public", round=state.round_index, target_seat=seat, voter_seats=voided)
-        for voter in voided:
-            _invite(step, voter)
-    if all(s in state.votes for s in tally.voters(state)):
+    tally.void_votes_for(step, seat)
+    if tally.all_voted(state):
         return _resolve(step)
     return None
 
@@ -147,12 +138,6 @@ def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie
               vote_breakdown=breakdown, tie_break_applied=tie, noop=seat is None,
               remaining_civilians=civilians, remaining_undercovers=undercovers,
               remaining_blanks=blanks, **extra)
-
-
-def _invite(step: Step, seat: int) -> None:
-    state = step.state
-    step.emit("your_turn_to_vote", f"private:seat:{seat}", seat=seat, round=state.round_index,
-              deadline_ts=state.deadline_ts, eligible_targets=tally.targets_for(state, seat), pk=state.pk)
 
 
 def _announce_vote(step: Step, seat: int, comment: str | None, analysis: dict[str, Any] | None,

@@ -39,7 +39,7 @@ def open_vote(step: Step, _: VoteRound) -> Transition:
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index, deadline_ts=deadline,
               pk=state.pk)
     for seat in tally.voters(state):
-        _invite(step, seat)
+        tally.invite(step, seat)
     return None
 
 
@@ -66,17 +66,14 @@ def vote(step: Step, cmd: Vote) -> Transition:
     if is_private(analysis):
         step.emit("analysis_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat, round=state.round_index,
                   action="vote", analysis=analysis)
-    if all(seat in state.votes for seat in tally.voters(state)):
+    if tally.all_voted(state):
         return _resolve(step)
     return None
 
 
 def on_expire(step: Step) -> Transition:
     """Time is up: the missing voters abstain and the round resolves."""
-    state = step.state
-    missing = [s for s in tally.voters(state) if s not in state.votes]
-    if missing:
-        step.emit("vote_abstained", "public", round=state.round_index, seats=missing, pk=state.pk)
+    tally.abstain_missing(step)
     return _resolve(step)
 
 
@@ -88,14 +85,8 @@ def after_concede(step: Step, seat: int) -> Transition:
         state.pk_candidates.remove(seat)
         if not state.pk_candidates:
             return _resolve(step)
-    voided = [voter for voter, target in state.votes.items() if target == seat]
-    for voter in voided:
-        del state.votes[voter]
-    if voided:
-        step.emit("votes_voided", "public", round=state.round_index, target_seat=seat, voter_seats=voided)
-        for voter in voided:
-            _invite(step, voter)
-    if all(s in state.votes for s in tally.voters(state)):
+    tally.void_votes_for(step, seat)
+    if tally.all_voted(state):
         return _resolve(step)
     return None
 
@@ -141,9 +132,3 @@ def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie
               tie_break_applied=tie, noop=seat is None, pk=state.pk, **extra,
               **(deaths.revealed(state, seat) if seat is not None else {}))
     state.votes, state.pk, state.pk_candidates = {}, False, []
-
-
-def _invite(step: Step, seat: int) -> None:
-    state = step.state
-    step.emit("your_turn_to_vote", f"private:seat:{seat}", seat=seat, round=state.round_index,
-              deadline_ts=state.deadline_ts, eligible_targets=tally.targets_for(state, seat), pk=state.pk)
