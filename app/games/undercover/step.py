@@ -3,33 +3,20 @@
 from __future__ import annotations
 
 import math
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.common.step import EventStep
 from app.games.undercover.state import MatchState, Timer, TimerKind
 
 
-class Step:
+class Step(EventStep[MatchState]):
     """The working copy the phase modules change; the caller's state is never touched."""
 
     def __init__(self, state: MatchState, now: float, pairs: Sequence[tuple[str, str]] = ()) -> None:
-        self.state = state
-        self.now = now
+        super().__init__(state, now)
         self.pairs = pairs
-        self.events: list[dict[str, Any]] = []
-
-    def emit(self, type_: str, visibility: str, **fields: Any) -> dict[str, Any]:
-        """Append an event with the next `seq`."""
-        self.state.seq += 1
-        event = {"seq": self.state.seq, "type": type_, "visibility": visibility, **fields, "ts": self.now}
-        self.events.append(event)
-        return event
-
-    def rng(self, purpose: str) -> random.Random:
-        """A random source fixed by (seed, seq, purpose): the same game replays identically."""
-        return random.Random(f"{self.state.seed}:{self.state.seq}:{purpose}")
 
     def start_clock(self, seconds: int, warning: TimerKind | None, expire: TimerKind) -> int:
         """Set the public deadline `seconds` from now and arm the first timer; return deadline_ts."""
