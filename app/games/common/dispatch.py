@@ -1,11 +1,12 @@
-"""The parts of `rules.apply` both games share: which commands change nothing, and the handler lookup."""
+"""The parts of `rules.apply` and `Game` both games share: which commands change nothing, the handler lookup,
+and the match summary."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
-from app.games.base import GameError, MatchStatus
+from app.games.base import GameError, MatchStatus, MatchSummary, TimerSummary
 from app.games.common.commands import Abort, Timeout
 
 HandlerT = TypeVar("HandlerT")
@@ -18,6 +19,9 @@ class Timer(Protocol):
     def due(self) -> float: ...
 
     @property
+    def kind(self) -> str: ...
+
+    @property
     def token(self) -> int: ...
 
 
@@ -26,6 +30,12 @@ class Timed(Protocol):
 
     @property
     def status(self) -> MatchStatus: ...
+
+    @property
+    def phase(self) -> str: ...
+
+    @property
+    def result(self) -> dict[str, Any] | None: ...
 
     @property
     def timer(self) -> Timer | None: ...
@@ -47,3 +57,11 @@ def handler_for(handlers: Mapping[type, HandlerT], command: object) -> HandlerT:
     if handler is None:
         raise GameError("bad_request", f"not a command: {type(command).__name__}")
     return handler
+
+
+def summary(state: Timed) -> MatchSummary:
+    """status, phase, result and the next timer (what `Game.summary` returns)."""
+    timer = state.timer
+    due: TimerSummary | None = None if timer is None else {
+        "due": timer.due, "kind": timer.kind, "token": timer.token}
+    return {"status": state.status, "phase": state.phase, "result": state.result, "timer": due}

@@ -12,7 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
+from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
+from app.games.common import dispatch
 from app.games.common.voting import voters
 from app.games.undercover import ending, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
@@ -123,10 +124,7 @@ class UndercoverGame:
 
     def summary(self, state: MatchState) -> MatchSummary:
         """status, phase, result and the next timer."""
-        timer = state.timer
-        due: TimerSummary | None = None if timer is None else {
-            "due": timer.due, "kind": timer.kind, "token": timer.token}
-        return {"status": state.status, "phase": state.phase, "result": state.result, "timer": due}
+        return dispatch.summary(state)
 
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
         """The seat's role, once dealt."""

@@ -11,7 +11,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary, TimerSummary
+from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
+from app.games.common import dispatch
 from app.games.common.voting import voters
 from app.games.werewolf import rules, view
 from app.games.werewolf.allowed import allowed_actions
@@ -90,10 +91,7 @@ class WerewolfGame:
 
     def summary(self, state: MatchState) -> MatchSummary:
         """status, phase, result and the next timer."""
-        timer = state.timer
-        due: TimerSummary | None = None if timer is None else {
-            "due": timer.due, "kind": timer.kind, "token": timer.token}
-        return {"status": state.status, "phase": state.phase, "result": state.result, "timer": due}
+        return dispatch.summary(state)
 
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
         """The seat's role, once dealt (a wolf sees `private:role:werewolf`)."""
