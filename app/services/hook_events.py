@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import webhooks as repo
 from app.db.models import Match
-from app.games.base import GameError
 from app.protocol.registry import AnyGame
+from app.protocol.turns import turn_of
 from app.protocol.viewer import TERMINAL
 from app.services.shell import Shell
 
@@ -24,17 +24,11 @@ Turn = tuple[str, str, float | None]  # (phase, next_action, deadline): a new va
 
 
 def _turn(game: AnyGame, state: Any, seat: int) -> tuple[Turn | None, dict[str, Any]]:
-    try:
-        you = game.you_view(state, seat)
-    except GameError:  # the seat does not exist yet (a join)
+    turn = turn_of(game, state, seat)
+    if turn is None:
         return None, {}
-    if not you.get("your_turn"):
-        return None, {}
-    allowed = game.allowed_actions(state, seat)
-    deadlines = [a["deadline_ts"] for a in allowed if a.get("deadline_ts") is not None]
     phase = str(game.summary(state)["phase"])
-    deadline = max(deadlines) if deadlines else None
-    return (phase, str(you.get("next_action")), deadline), {"allowed_actions": allowed}
+    return (phase, turn.next_action, turn.deadline), {"allowed_actions": turn.allowed_actions}
 
 
 def new_delivery_id() -> str:

@@ -28,8 +28,14 @@ def match_view(shell: Shell, cached: CachedMatch) -> MatchView:
         created_at=row["created_at"].isoformat(), invite_url=shell.settings.match_url(cached.match_id),
         seats_open=row["n_players"] - row["seats_taken"], events_total=row["events_total"],
         official_seats=frozenset(s["seat"] for s in cached.seats if s["official"]),
-        live_god=not competitive(row["config"]) and shell.settings.casual_spectator_god_view == "live",
+        live_god=live_god(shell, row["config"]),
     )
+
+
+def live_god(shell: Shell, config: dict[str, Any]) -> bool:
+    """Whether a logged-in spectator gets the god view while the match runs: not in a competitive match, and in a
+    casual one only when the operator leaves `WODI_CASUAL_SPECTATOR_GOD_VIEW=live` (the protocol's default)."""
+    return not competitive(config) and shell.settings.casual_spectator_god_view == "live"
 
 
 def resolve_viewer(cached: CachedMatch, caller: Caller) -> Viewer:

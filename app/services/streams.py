@@ -16,7 +16,7 @@ from app.protocol.errors import ApiError
 from app.protocol.projection import visible_events
 from app.protocol.viewer import TERMINAL
 from app.services.match_cache import CachedMatch
-from app.services.match_reads import match_view, resolve_viewer
+from app.services.match_reads import live_god, resolve_viewer
 from app.services.notifier import RESYNC
 from app.services.seating import Caller
 from app.services.shell import Shell
@@ -77,8 +77,8 @@ def _batch(shell: Shell, cached: CachedMatch, caller: Caller, since: int) -> lis
         # A live feed: each event as this viewer could see it while the match ran, also for the last command's
         # events read after the end (the end-of-game god view is `/events`' and the snapshot's to give).
         # A competitive match's spectator gets the god view only at the end (issue 19): not in a live feed.
-        live_god = match_view(shell, cached).live_god
-        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after, live_god=live_god)[:PAGE]}
+        god_live = live_god(shell, cached.row["config"])
+        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after, live_god=god_live)[:PAGE]}
 
     # Cached per (version, viewer, cursor): a crowd of streams at one cursor costs one filtering.
     events: list[dict[str, Any]] = cached.rendered(("stream", viewer, since), build)[0]["events"]

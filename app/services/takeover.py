@@ -25,6 +25,7 @@ from app.games.base import GameError
 from app.protocol import registry
 from app.protocol.projection import MatchView, snapshot
 from app.protocol.registry import AnyGame
+from app.protocol.turns import turn_of
 from app.protocol.viewer import TERMINAL, Viewer
 
 log = logging.getLogger("wodi.takeover")
@@ -39,17 +40,13 @@ def threshold(config: Mapping[str, Any]) -> int | None:
 
 
 def due_seats(game: AnyGame, state: Any, seats: Sequence[int]) -> list[int]:
-    """The seats that must act now (`you_view(...)["your_turn"]`)."""
-    return [seat for seat in seats if game.you_view(state, seat)["your_turn"]]
+    """The seats that must act now (`app.protocol.turns`)."""
+    return [seat for seat in seats if turn_of(game, state, seat) is not None]
 
 
 def _turns(game: AnyGame, state: Any, seats: Sequence[int]) -> dict[int, float | None]:
-    """Each due seat → the deadline of its turn (the latest `deadline_ts` of its allowed actions)."""
-    turns: dict[int, float | None] = {}
-    for seat in due_seats(game, state, seats):
-        deadlines = [a["deadline_ts"] for a in game.allowed_actions(state, seat) if a.get("deadline_ts") is not None]
-        turns[seat] = max(deadlines) if deadlines else None
-    return turns
+    """Each due seat → the deadline of its turn."""
+    return {seat: turn.deadline for seat in seats if (turn := turn_of(game, state, seat)) is not None}
 
 
 def timed_out_seats(game: AnyGame, before: Any, after: Any, seats: Sequence[int]) -> list[int]:
