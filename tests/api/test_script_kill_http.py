@@ -60,7 +60,8 @@ class Agent:
         if "investigate" in offers:
             return {"type": "investigate", "location": self.rng.choice(offers["investigate"]["locations"])}
         if "trade" in offers and self.once(phase, "trade"):
-            return {"type": "trade", "item": offers["trade"]["items"][0], "to": self.rng.choice(offers["trade"]["targets"])}
+            o = offers["trade"]
+            return {"type": "trade", "item": o["items"][0], "to": self.rng.choice(o["targets"])}
         if "private_chat" in offers and self.once(phase, "chat"):
             to = (self.seat + 1) % 6
             return {"type": "private_chat", "to": to, "text": f"{self.seat} 对 {to} 说：我怀疑商人。"}
