@@ -4,8 +4,8 @@ The vote is private to the DM: each voter gets a receipt (`vote_cast`, `private:
 snapshot field until the end. Plurality; a tie → one second vote among the tied; a second tie → a random pick among
 the tied. A seat that does not vote abstains: its vote is drawn at random among the seats it could have named.
 Endings: the culprit voted out and ≥ 80 % of the key clues found by the players (not merely published by the DM) →
-`perfect`; voted out with fewer → `normal`; anyone else voted out → `failure` (the culprit escapes). Sides: `innocent` (perfect, normal) and
-`culprit` (failure).
+`perfect`; voted out with fewer → `normal`; anyone else voted out → `failure` (the culprit escapes).
+Sides: `innocent` (perfect, normal) and `culprit` (failure).
 """
 
 from __future__ import annotations
