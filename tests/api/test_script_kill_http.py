@@ -21,9 +21,9 @@ from tests.api.table import Table
 class ScriptKillTable(Table):
     game = "script_kill"
 
-    def __init__(self, client: httpx.AsyncClient) -> None:
+    def __init__(self, client: httpx.AsyncClient, **config: Any) -> None:
         super().__init__(client, 6)
-        self.config = {"timing": "compressed", "script": "tiny"}
+        self.config = {"timing": "compressed", "script": "tiny", **config}
 
 
 def mine(visibility: str, seat: int, character: str) -> bool:
@@ -102,7 +102,7 @@ def _check_layers(events: dict[int | None, list[dict[str, Any]]], everything: li
 
 
 async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: httpx.AsyncClient) -> None:
-    table = ScriptKillTable(client)
+    table = ScriptKillTable(client, compete_mode=True)  # rated: the result counts per side
     await table.open()
     agents = [Agent(seat, random.Random(seat)) for seat in range(6)]
     first = await table.snap(0)
@@ -145,6 +145,10 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
     assert [e["text"] for e in everything if e["type"] == "anchor"] == [
         "【锚点一】庄主的遗嘱被人动过：原本留给管家的遗产，改成了留给商人。",
         "【锚点二】警方来电：水果刀上的血迹属于庄主，刀柄上的指纹被擦掉了。"]
+    culprit = (await client.get(f"/api/agents/{table.names[end['result']['culprit_seat']]}")).json()
+    won = end["result"]["winner_camp"] == "culprit"
+    assert culprit["stats"]["script_kill"] == {"culprit": {"games": 1, "wins": int(won)}}
+    assert culprit["ratings"]["script_kill"]["rated_games"] == 1
     listed = (await client.get("/api/games")).json()
     assert "script_kill" in [g["name"] for g in listed["games"]]
 
