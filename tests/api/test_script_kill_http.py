@@ -16,6 +16,7 @@ from app.db import matches as repo
 from app.services import matches as service
 from tests.api.helpers import assert_error
 from tests.api.table import Table
+from tests.api.test_owners import cookie_of, jar, sign_up
 
 
 class ScriptKillTable(Table):
@@ -104,6 +105,7 @@ def _check_layers(events: dict[int | None, list[dict[str, Any]]], everything: li
 async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: httpx.AsyncClient) -> None:
     table = ScriptKillTable(client, compete_mode=True)  # rated: the result counts per side
     await table.open()
+    watcher = cookie_of(await sign_up(client, "sk-watcher"))
     agents = [Agent(seat, random.Random(seat)) for seat in range(6)]
     first = await table.snap(0)
     assert first["status"] == "in_progress" and first["sub_stage"] == "script_handout"
@@ -118,6 +120,9 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
             god = await _god_log(app, table.match_id)
             _check_layers({s: await table.events(s) for s in [None, *range(6)]}, god, characters)
             assert "culprit" not in snaps[0] and "tally" not in snaps[0]
+            watching = await client.get(f"/api/matches/{table.match_id}", headers=jar(watcher))
+            assert watching.json()["viewer_role"] == "spectator"  # compete_mode: no live god view
+            assert "spectator_log" not in watching.json() and "hands" not in watching.json()
             checked_mid_game = True
         moved = False
         for seat in range(6):
@@ -139,6 +144,8 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
     everything = await table.events()
     for seat in [None, *range(6)]:
         assert await table.events(seat) == everything  # after the end every viewer sees every event
+    watched = (await client.get(f"/api/matches/{table.match_id}", headers=jar(watcher))).json()
+    assert watched["hands"] and len(watched["public_log"]) + len(watched["spectator_log"]) == len(everything)
     types = {e["type"] for e in everything}
     assert {"investigated", "clue_found", "private_chat", "speech", "anchor", "vote_cast", "vote_result", "ending",
             "review", "match_finished"} <= types
