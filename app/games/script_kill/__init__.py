@@ -14,10 +14,11 @@ Every shipped package is checked when the game registers; a bad one fails naming
 
 **Stages** (`stages.SUB_STAGES`; the match's `phase` is the sub-stage id): waiting (gm_init: the room fills) →
 script_handout → self_intro → explore_r1 → discuss_r1 → anchor_r1 → explore_r2 → discuss_r2 → anchor_r2 →
-final_discuss → final_vote → review → finished. Each stage runs on one server timer (standard 127 min from the deal,
-plus up to 3 for the room; compressed 9 min 10 s, plus 10 s for the room; a second vote adds one vote clock) and ends early once every seat still at the table sent `ready`
-(self_intro also once everyone introduced themselves; final_vote once everyone voted). The result is written when
-the review opens (`ending` event); the match is `finished` when the review's clock ends.
+final_discuss → final_vote → review → finished. Each stage runs on one server timer (standard: 127 min from
+the deal, plus up to 3 for the room; compressed: 9 min 10 s, plus 10 s for the room; a second vote adds one vote
+clock) and ends early once every seat still at the table sent `ready` (self_intro also once everyone introduced
+themselves; final_vote once everyone voted). The result is written when the review opens (`ending` event); the
+match is `finished` when the review's clock ends.
 
 **Actions** (`commands`; gate table `stages.GATES`, refused elsewhere with `stage_forbids` 409 and the DM's line):
 `list_clues`, `list_items`, `inspect` are read-only — their data comes back in the action's answer (`clues` +
