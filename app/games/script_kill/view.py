@@ -37,6 +37,8 @@ def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
             row["character_name"] = state.script.character(p.character).name
         if p.conceded:
             row["conceded"] = True
+        if p.taken_over:
+            row["taken_over"] = True
         if god and p.character is not None:
             row["is_culprit"] = p.character == state.script.culprit
         rows.append(row)

@@ -98,3 +98,12 @@ def test_the_result_is_written_at_the_ending_and_reported_when_the_review_ends()
     assert GAME.summary(played.state)["status"] == "finished"
     assert GAME.summary(played.state)["result"] == played.state.result
     assert GAME.seat_sides(played.state)[played.state.seat_of("c4")] == "culprit"
+
+
+def test_take_over_marks_the_seat_once() -> None:
+    played = table()
+    events = run(played, GAME.take_over(2))
+    assert [e["type"] for e in events] == ["seat_taken_over"]
+    assert run(played, GAME.take_over(2)) == []
+    assert GAME.players_view(played.state, god=False)[2]["taken_over"] is True
+    assert GAME.parse_config({"takeover_after_timeouts": 2}).takeover_after_timeouts == 2
