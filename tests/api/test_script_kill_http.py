@@ -156,8 +156,12 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
     won = end["result"]["winner_camp"] == "culprit"
     assert culprit["stats"]["script_kill"] == {"culprit": {"games": 1, "wins": int(won)}}
     assert culprit["ratings"]["script_kill"]["rated_games"] == 1
-    listed = (await client.get("/api/games")).json()
-    assert "script_kill" in [g["name"] for g in listed["games"]]
+    games = {g["name"]: g for g in (await client.get("/api/games")).json()["games"]}
+    listed = games["script_kill"]
+    assert listed["config_defaults"]["timing"] == "standard" and listed["sides"] == ["innocent", "culprit"]
+    assert set(listed["actions"]) == {"list_clues", "list_items", "inspect", "speak", "reveal_clue", "investigate",
+                                      "use_power", "use_item", "trade", "private_chat", "vote", "ready"}
+    assert listed["errors"]["stage_forbids"]["status"] == 409
 
 
 async def _god_log(app: FastAPI, match_id: str) -> list[dict[str, Any]]:
