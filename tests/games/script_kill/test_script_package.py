@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from app.games.script_kill.actions import INVESTIGATIONS_PER_ROUND
 from app.games.script_kill.package import SCRIPTS_DIR, Script, parse_script
 from app.games.script_kill.validate import CLUES_RANGE, ITEMS_RANGE, PackageError, check_file, problems
 from tests.games.script_kill.helpers import play
@@ -148,10 +149,30 @@ def test_every_clue_can_be_found_by_searching(script: Script) -> None:
     assert all(k.location is not None for k in script.clues)
 
 
+def _one_searcher(script: Script, location: str) -> list[str]:
+    """What a seat finds searching only `location`, as often as a round allows, in each act it is open
+    (the discovery order: the next clue of the acts so far, tier first, then id)."""
+    found: list[str] = []
+    for act in range(script.location(location).act, 3):
+        for _ in range(INVESTIGATIONS_PER_ROUND):
+            here = sorted((k for k in script.clues if k.location == location and k.act <= act),
+                          key=lambda k: (k.tier, k.id))
+            found += [k.id for k in here if k.id not in found][:1]
+    return found
+
+
+def test_a_seat_that_keeps_searching_one_room_reaches_its_key_clues_in_their_act(script: Script) -> None:
+    for clue in (k for k in script.clues if k.is_key):
+        assert clue.location is not None
+        opens = script.location(clue.location).act
+        rounds = clue.act - opens + 1
+        assert clue.id in _one_searcher(script, clue.location)[: rounds * INVESTIGATIONS_PER_ROUND], clue.id
+
+
 def test_counts_are_in_range(script: Script) -> None:
     assert CLUES_RANGE[0] <= len(script.clues) <= CLUES_RANGE[1]
     assert ITEMS_RANGE[0] <= len(script.items) <= ITEMS_RANGE[1]
-    assert Counter(k.tier for k in script.clues) == Counter({1: 12, 2: 21, 3: 13})
+    assert Counter(k.tier for k in script.clues) == Counter({1: 13, 2: 22, 3: 12})
     assert {i.type for i in script.items} == {"clue_item", "tool", "weapon", "personal"}
     for act in (1, 2):
         assert 1 <= sum(p.act == act for p in script.powers) <= 2
