@@ -188,6 +188,14 @@ def test_key_items_are_not_tradable_and_the_tradable_ones_can_be_traded(script: 
     assert any(i.tradable for i in script.items)
 
 
+def test_an_item_lying_in_a_room_reveals_nothing_ahead_of_its_act(script: Script) -> None:
+    """Items are taken by the first search of their room, whatever the act: their clue must not jump an act."""
+    for item in script.items:
+        clue = getattr(item.effect, "clue", None)
+        if item.location is not None and clue is not None:
+            assert script.clue(clue).act <= script.location(item.location).act, item.id
+
+
 def test_every_item_starts_in_one_place(script: Script) -> None:
     held = [i for c in script.characters for i in c.items]
     placed = [i.id for i in script.items if i.location is not None]
