@@ -60,7 +60,7 @@ def check(state: MatchState, events: list[dict[str, Any]]) -> None:
     for p in state.players:
         if p.character is not None:
             assert not any(t in text for t in _private_texts(state, p.character))
-    for seat, player in enumerate(state.players):
+    for seat in range(len(state.players)):
         agent = snapshot(GAME, view, state, Viewer("player_agent", seat), events)
         seen = agent["public_log"] + agent["you"]["private_log"]
         expected = [e for e in events if _own(state, seat, e["visibility"])]
