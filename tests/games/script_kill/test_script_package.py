@@ -16,8 +16,16 @@ from typing import Any
 import pytest
 
 from app.games.script_kill.actions import INVESTIGATIONS_PER_ROUND
-from app.games.script_kill.package import SCRIPTS_DIR, Script, parse_script
-from app.games.script_kill.validate import CLUES_RANGE, ITEMS_RANGE, PackageError, check_file, problems
+from app.games.script_kill.package import (
+    CLUES_RANGE,
+    ITEMS_RANGE,
+    SCRIPTS_DIR,
+    PackageError,
+    Script,
+    parse_script,
+    problems,
+)
+from app.games.script_kill.validate import check_file
 from tests.games.script_kill.helpers import play
 
 SCRIPT_ID = "songhe_manor"
