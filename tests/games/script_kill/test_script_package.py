@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from app.games.script_kill.actions import INVESTIGATIONS_PER_ROUND
+from app.games.script_kill.config import parse_config
 from app.games.script_kill.package import (
     CLUES_RANGE,
     ITEMS_RANGE,
@@ -51,6 +52,10 @@ def _innocents(script: Script) -> list[str]:
 def test_the_validator_accepts_it(script: Script) -> None:
     assert script.id == SCRIPT_ID and not script.test_only
     assert problems(script, SCRIPT_ID) == []
+
+
+def test_it_is_the_default_script() -> None:
+    assert parse_config(None).script == SCRIPT_ID
 
 
 def _set_clue_location(d: dict[str, Any]) -> None:
