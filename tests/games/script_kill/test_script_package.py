@@ -259,6 +259,7 @@ SHARED = [
     (3, "20:40", "c1 c4 c6"),  # the announcement of the new will
     (3, "22:06", "c2 c4 c6"),  # the game of go starts; the "typing" starts
     (3, "22:12", "c2 c6"),  # the victim crosses the hall to the greenhouse
+    (3, "22:18", "c4 c5"),  # the tea artist slips into the study; the poisoner hears it through the bookcase
     (3, "22:25", "c2 c5"),  # the tea artist glimpsed at the end of the east corridor
     (3, "22:30", "c2 c6"),  # the victim back from the greenhouse
     (3, "22:42", "c2 c6"),  # "明天再说，我有点不舒服" through the door
