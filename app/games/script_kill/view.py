@@ -173,7 +173,8 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     power = _power(state, player)
     if power is not None and power["unlocked"] and not power["used"]:
         offer("use_power", powers=[power["id"]], **_target_options(state, power["target"], others))
-    usable = [i for i in player.items if script.item(i).effect is not None and state.item_uses.get(i, 0) > 0]
+    usable = [i for i in player.items if script.item(i).effect is not None
+              and (script.item(i).uses is None or state.item_uses.get(i, 0) > 0)]
     if usable:
         kinds = {getattr(script.item(i).effect, "target", "none") for i in usable}
         offer("use_item", items=usable, **(_target_options(state, "character", others) if "character" in kinds
