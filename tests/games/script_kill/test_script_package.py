@@ -27,7 +27,8 @@ from app.games.script_kill.package import (
     problems,
 )
 from app.games.script_kill.validate import check_file
-from tests.games.script_kill.helpers import play
+from tests.games.script_kill import helpers
+from tests.games.script_kill.helpers import Played, expire, play, table
 
 SCRIPT_ID = "songhe_manor"
 PATH = SCRIPTS_DIR / f"{SCRIPT_ID}.json"
@@ -293,3 +294,52 @@ def test_a_whole_game_of_it_plays_to_an_ending(script: Script, seed: int) -> Non
     assert {k.id for k in script.clues if k.is_key} <= state.found_anywhere()
     culprit_out = state.voted_out is not None and state.players[state.voted_out].character == script.culprit
     assert (state.ending != "failure") == culprit_out
+
+
+# A table that shares the rooms out: each seat searches its room three times a round (act 2 keeps the library and
+# the east rooms with the seats that began them); the greenhouse's copper key opens the attic for seat 5.
+ROOMS = {
+    "explore_r1": ["study", "hall", "library", "west_rooms", "east_rooms", "kitchen"],
+    "explore_r2": ["greenhouse", "cellar", "library", "backyard", "east_rooms", "attic"],
+}
+
+
+def _search_the_rooms(played: Played, stage: str) -> None:
+    for seat, room in enumerate(ROOMS[stage]):
+        if room == "attic":
+            holder = played.state.holder("i21")
+            assert holder is not None
+            helpers.act(played, holder, type="use_item", item="i21")
+        for _ in range(INVESTIGATIONS_PER_ROUND):
+            helpers.act(played, seat, type="investigate", location=room)
+
+
+def _to_the_end(played: Played, search: bool, accuse: str) -> None:
+    """Every stage runs out on the clock, but for the searches (`search`) and the final vote: everybody accuses the
+    character `accuse` (who accuses the first other character)."""
+    state = played.state
+    while state.status == "in_progress":
+        if search and state.phase in ROOMS:
+            _search_the_rooms(played, state.phase)
+        if state.phase == "final_vote":
+            seats = {str(p.character): p.seat for p in state.players}
+            other = next(cid for cid in sorted(seats) if cid != accuse)
+            for p in state.players:
+                helpers.act(played, p.seat, type="vote", target=seats[other if p.character == accuse else accuse])
+        else:
+            expire(played)
+        state = played.state
+
+
+@pytest.mark.parametrize(("search", "accused", "ending"), [
+    (True, "culprit", "perfect"),
+    (False, "culprit", "normal"),
+    (True, "c1", "failure"),
+])
+def test_the_endings_matrix_on_this_script(script: Script, search: bool, accused: str, ending: str) -> None:
+    played = table(script=SCRIPT_ID, seed=11)
+    _to_the_end(played, search, script.culprit if accused == "culprit" else accused)
+    found = set().union(*(p.clues for p in played.state.players))
+    keys = {k.id for k in script.clues if k.is_key}
+    assert (keys <= found) == search
+    assert played.state.ending == ending
