@@ -34,6 +34,7 @@ const ACT_OF = { prologue: [0, 1, 2], act1: [3, 4, 5], act2: [6, 7, 8], verdict:
 export default function scriptKill(kit) {
   const { T, h, fill, format, clear, seatLabel, who, avatar } = kit;
   const play = actionPanel(kit);
+  const top = h("div", { class: "sk-board-body" });
   const board = h("div", { class: "sk-board-body" });
 
   // ---- the model --------------------------------------------------------------------------------------------
@@ -398,13 +399,13 @@ export default function scriptKill(kit) {
       const title = ui.votesCard.querySelector("h2");
       if (title) title.textContent = T.sk_board_title;
       ui.votesCard.hidden = false;
-      if (ui.votes.firstChild !== play.slot) {
+      if (play.slot.parentNode !== ui.votes) {
         clear(ui.votes);
-        ui.votes.append(play.slot, board);
+        ui.votes.append(top, play.slot, board);
       }
       if (!live || !kit.seat || !kit.seat.held) play.hide();
-      clear(board);
-      board.append(stageBar(model, live), intro(model) || "", anchors(model) || "", clueBoard(model), votePanel(model) || "");
+      clear(top).append(stageBar(model, live));
+      clear(board).append(intro(model) || "", anchors(model) || "", clueBoard(model), votePanel(model) || "");
     },
 
     result(model, r) {
