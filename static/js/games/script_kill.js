@@ -24,7 +24,7 @@
 import { actionPanel } from "./script_kill_play.js";
 
 export const STAGES = ["gm_init", "script_handout", "self_intro", "explore_r1", "discuss_r1", "anchor_r1",
-  "explore_r2", "discuss_r2", "anchor_r2", "final_discuss", "final_vote", "ending"];
+  "explore_r2", "discuss_r2", "anchor_r2", "final_discuss", "final_vote", "review"];
 const SECONDS = {
   standard: [180, 300, 600, 900, 900, 600, 900, 900, 600, 900, 300, 720],
   compressed: [10, 30, 60, 75, 75, 20, 75, 75, 20, 60, 30, 30],
@@ -39,73 +39,85 @@ export default function scriptKill(kit) {
 
   // ---- the model --------------------------------------------------------------------------------------------
 
-  // The stage a sub_stage lights in the bar ("review" is the tail of stage 11).
-  const stageIndex = (sub) => STAGES.indexOf(sub === "review" ? "ending" : sub);
-  const subOf = (ev) => ev.sub_stage || ev.to_sub_stage || ev.to || null;
-
-  // A clue or an item as a record, whether the event carries the record or only its id.
-  function recordOf(value, ev) {
-    if (value && typeof value === "object") return value;
-    if (value === undefined || value === null) return null;
-    return { id: String(value), text: ev.clue_text || ev.item_text || ev.text || "" };
-  }
+  // The stage a sub_stage lights in the bar (stage 11 is the ending and its review).
+  const stageIndex = (sub) => STAGES.indexOf(sub === "ending" ? "review" : sub);
+  const subOf = (ev) => ev.sub_stage || null;
 
   function charOf(model, seat) {
     return model.characters.get(seat) || null;
   }
 
+  // A clue (or an item shown to the table) on the public board; the first to make it public keeps the credit.
   function publish(m, rec, source, ev) {
-    if (!rec || !rec.id) return;
-    const kind = ev.item !== undefined && ev.clue === undefined ? "item" : "clue";
-    const old = m.board.get(rec.id);
-    m.board.set(rec.id, { ...(old || {}), ...rec, kind: old ? old.kind : kind, source: old ? old.source : source,
-      seq: old ? old.seq : ev.seq });
+    if (!rec || !rec.id || m.board.has(rec.id)) return;
+    m.board.set(rec.id, { ...rec, kind: ev.item ? "item" : "clue", source, seq: ev.seq });
   }
 
   function setStage(m, ev) {
     const sub = subOf(ev);
-    if (sub) m.sub = sub;
-    if (ev.round_no !== undefined) m.roundNo = ev.round_no;
-    const deadline = ev.stage_deadline_ts ?? ev.deadline_ts;
-    m.deadline = deadline ? Number(deadline) : null;
+    // The stage is the match's phase: the shell's fields follow it, so the header and title name the stage.
+    Object.assign(m, { sub, phase: sub, stage: sub, status: "in_progress", round: stageIndex(sub) + 1,
+      roundNo: ev.round_no ?? ev.round ?? m.roundNo, deadline: ev.deadline_ts ? Number(ev.deadline_ts) : null,
+      dm: ev.text ? { text: ev.text, seq: ev.seq } : m.dm, speaker: null, ready: new Set() });
+  }
+
+  function dmSays(m, ev) {
     if (ev.text) m.dm = { text: ev.text, seq: ev.seq };
-    if (m.sub === "self_intro") m.spoken = new Set();
   }
 
   const HANDLERS = {
+    match_started(m, ev) {
+      for (const c of ev.characters || []) if (!m.characters.has(c.seat)) m.characters.set(c.seat, c);
+      if (!m.script) m.script = { id: ev.script_id, title: ev.title, intro: ev.intro };
+    },
     stage_changed: setStage,
+    speaker_changed(m, ev) {
+      m.speaker = ev.seat ?? null;
+    },
     speech(m, ev) {
-      if (m.spoken) m.spoken.add(ev.seat);
-      m.speeches += 1;
+      if (m.sub === "self_intro") m.spoken.add(ev.seat);
+    },
+    player_ready(m, ev) {
+      m.ready.add(ev.seat);
+    },
+    location_unlocked(m, ev) {
+      if (ev.location && ev.location.id) m.locations.set(ev.location.id, ev.location);
+      dmSays(m, ev);
     },
     clue_published(m, ev) {
-      publish(m, recordOf(ev.clue, ev), "dm", ev);
+      publish(m, ev.clue, "dm", ev);
+      dmSays(m, ev);
     },
     clue_revealed(m, ev) {
-      publish(m, recordOf(ev.clue ?? ev.item, ev), ev.seat, ev);
+      publish(m, ev.clue || ev.item, ev.seat, ev);
     },
     anchor(m, ev) {
-      const stage = subOf(ev) || ev.anchor || m.sub;
-      if (!m.anchors.some((a) => a.stage === stage)) m.anchors.push({ stage, text: ev.text || "" });
+      const stage = ev.anchor || m.sub;
+      if (!m.anchors.some((a) => a.stage === stage)) m.anchors.push({ stage, text: ev.text || "", hint: ev.hint || "" });
     },
-    dm_event(m, ev) {
-      m.dm = { text: ev.text || "", seq: ev.seq };
-    },
-    vote_cast(m, ev) {
-      if (ev.seat !== undefined && ev.seat !== null) m.voted.add(ev.seat);
+    dm_event: dmSays,
+    vote_opened(m, ev) {
+      m.vote = { round: ev.vote_round, candidates: ev.candidates || [] };
+      dmSays(m, ev);
     },
     vote_result(m, ev) {
       m.voteResult = ev;
+      dmSays(m, ev);
     },
     ending(m, ev) {
-      m.ending = { ...(m.ending || {}), ...ev };
-      if (ev.culprit_seat !== undefined) m.culpritSeat = ev.culprit_seat;
+      m.ending = ev;
+      m.culpritSeat = ev.culprit_seat ?? m.culpritSeat;
+      if (ev.tally) m.tally = ev.tally;
     },
     review(m, ev) {
-      m.review = { ...(m.review || {}), ...ev };
+      const rv = m.review || (m.review = { truth: "", timeline: [], comments: [] });
+      if (ev.part === "truth") rv.truth = ev.text || "";
+      else if (ev.part === "timeline") rv.timeline = ev.timeline || [];
+      else if (ev.part === "comment") rv.comments.push({ seat: ev.seat, text: ev.text || "" });
     },
-    match_finished(m) {
+    match_finished(m, ev) {
       m.deadline = null;
+      m.culpritSeat = ev.culprit_seat ?? m.culpritSeat;
     },
   };
 
@@ -116,7 +128,7 @@ export default function scriptKill(kit) {
     if (node) Object.assign(node.dataset, { testid: id, ...data });
     return node;
   };
-  const stageLabel = (sub) => T[`sk_stage_${sub === "review" ? "ending" : sub}`] || sub || "";
+  const stageLabel = (sub) => T[`sk_stage_${sub === "ending" ? "review" : sub}`] || sub || "";
 
   function stageTotal(model) {
     const at = stageIndex(model.sub);
@@ -124,11 +136,9 @@ export default function scriptKill(kit) {
     return at >= 0 ? table[at] : 60;
   }
 
-  // Self-introductions go in seat order, once each: the first seat that has not spoken has the floor.
+  // Self-introductions go in seat order, once each; the DM names who has the floor.
   function speakerOf(model) {
-    if (model.sub !== "self_intro" || !model.spoken) return null;
-    const next = kit.M.seats(model).find((p) => !model.spoken.has(p.seat));
-    return next ? next.seat : null;
+    return model.sub === "self_intro" && model.status === "in_progress" ? model.speaker : null;
   }
 
   function characterName(model, seat) {
@@ -210,28 +220,43 @@ export default function scriptKill(kit) {
         : h("p", { class: "muted", text: T.sk_board_empty }));
   }
 
-  function tallyRows(model, tally) {
-    const rows = Object.entries(tally).map(([seat, n]) => [Number(seat), Number(n)]).sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-    const top = rows.length ? rows[0][1] : 0;
-    return rows.map(([seat, n]) => h("div", { class: `flow-row${seat === model.culpritSeat ? " out" : ""}`,
+  // The DM's count of the deciding vote (the last round of the tally), with who named whom.
+  function tallyRows(model, round) {
+    const counts = Object.entries(round.counts || {}).map(([seat, n]) => [Number(seat), Number(n)])
+      .sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+    const top = counts.length ? counts[0][1] : 0;
+    const voters = Object.entries(round.votes || {}).map(([voter, target]) => [Number(voter), target]);
+    return counts.map(([seat, n]) => h("div", { class: `flow-row${seat === model.culpritSeat ? " out" : ""}`,
       data: { testid: "sk-tally-row", seat, votes: n } },
     h("div", { class: "flow-target" }, playedBy(model, seat),
       seat === model.culpritSeat ? chip("sk-culprit", T.sk_culprit) : null),
-    h("div", { class: "flow-bar" }, h("span", { class: "flow-fill", style: { width: `${Math.round((n / Math.max(top, 1)) * 100)}%` } })),
+    h("div", { class: "flow-bar" },
+      h("span", { class: "flow-fill", style: { width: `${Math.round((n / Math.max(top, 1)) * 100)}%` } }),
+      h("span", { class: "flow-voters" }, voters.filter(([, t]) => t === seat).map(([v]) => h("span", {
+        class: "flow-voter", data: { voter: v }, title: format(T.vote_arrow, { voter: seatLabel(v), target: seatLabel(seat) }),
+      }, avatar(v, "xs"))))),
     h("b", { class: "flow-count", text: n })));
   }
 
   function votePanel(model) {
-    const at = stageIndex(model.sub);
-    if (at < STAGES.indexOf("final_vote") && !model.tally) return null;
+    const tally = model.tally && model.tally.length ? model.tally : null;
+    if (!tally && stageIndex(model.sub) < STAGES.indexOf("final_vote")) return null;
     const body = [];
-    if (model.tally) body.push(h("div", { class: "flow" }, tallyRows(model, model.tally)));
-    else if (model.voted.size) {
-      body.push(h("p", {}, fill(T.sk_vote_receipts, { names: kit.names(model, [...model.voted].sort()) })));
-    } else body.push(h("p", { class: "muted", text: T.sk_vote_secret }));
-    const out = model.voteResult && (model.voteResult.voted_out ?? model.voteResult.target);
-    if (out !== undefined && out !== null) body.push(h("p", { class: "vote-result" }, fill(T.sk_voted_out, { who: playedBy(model, out) })));
-    return h("section", { class: "sk-vote", data: { testid: "sk-vote", tally: Boolean(model.tally) } },
+    if (tally) {
+      tally.forEach((round, i) => body.push(h("div", { class: "flow", data: { round: round.vote_round } },
+        tally.length > 1 ? h("div", { class: "flow-title", text: format(T.sk_vote_round, { n: round.vote_round ?? i + 1 }) }) : null,
+        tallyRows(model, round))));
+    } else {
+      const candidates = model.vote ? model.vote.candidates : [];
+      body.push(h("p", { class: "muted", text: T.sk_vote_secret }));
+      if (model.vote && model.vote.round > 1) body.push(h("p", {}, fill(T.sk_vote_second, { names: kit.names(model, candidates) })));
+    }
+    const out = model.voteResult ? model.voteResult.out : null;
+    if (out !== undefined && out !== null) {
+      body.push(h("p", { class: "vote-result", data: { testid: "sk-voted-out", seat: out } },
+        fill(T.sk_voted_out, { who: playedBy(model, out) })));
+    }
+    return h("section", { class: "sk-vote", data: { testid: "sk-vote", tally: Boolean(tally) } },
       h("h3", { text: T.sk_vote }), body);
   }
 
@@ -240,19 +265,21 @@ export default function scriptKill(kit) {
   function endingView(model, r) {
     const ending = r.ending || (model.ending && model.ending.ending) || null;
     if (!ending) return null;
-    const culprit = model.culpritSeat;
-    const text = (model.ending && (model.ending.ending_text || model.ending.text)) || "";
+    const e = model.ending || {};
+    const culprit = model.culpritSeat ?? r.culprit_seat ?? null;
     return h("section", { class: `sk-ending ending-${ending}`, data: { testid: "sk-ending", ending, culprit: culprit ?? "" } },
       h("h3", { text: T[`sk_ending_${ending}`] || ending }),
-      culprit !== null && culprit !== undefined ? h("p", { class: "sk-culprit-line" }, fill(T.sk_culprit_was, { who: playedBy(model, culprit) })) : null,
-      text ? h("p", { class: "sk-ending-text", text }) : null);
+      culprit !== null ? h("p", { class: "sk-culprit-line" }, fill(T.sk_culprit_was, { who: playedBy(model, culprit) })) : null,
+      e.key_clues_total ? h("p", { class: "sk-key-share", data: { testid: "sk-key-share" },
+        text: format(T.sk_key_share, { found: e.key_clues_found, total: e.key_clues_total }) }) : null,
+      e.text ? h("p", { class: "sk-ending-text", text: e.text }) : null);
   }
 
   function reviewView(model) {
     const rv = model.review;
     if (!rv) return null;
     const timeline = rv.timeline || [];
-    const comments = rv.comments || rv.players || [];
+    const comments = rv.comments || [];
     return h("section", { class: "sk-review", data: { testid: "sk-review" } },
       h("h3", { text: T.sk_review }),
       rv.truth ? h("p", { class: "sk-truth", data: { testid: "sk-truth" }, text: rv.truth }) : null,
@@ -260,7 +287,7 @@ export default function scriptKill(kit) {
         h("span", { class: "sk-when", text: format(T.sk_day_time, { day: step.day, time: step.time || "" }) }),
         h("span", { text: step.text || "" })))) : null,
       comments.length ? h("ul", { class: "sk-comments" }, comments.map((c) => h("li", { data: { testid: "sk-comment", seat: c.seat } },
-        playedBy(model, c.seat), h("span", { text: ` ${c.comment || c.text || ""}` })))) : null);
+        avatar(c.seat, "xs"), h("span", { text: ` ${c.text}` })))) : null);
   }
 
   // ---- the stream -------------------------------------------------------------------------------------------
@@ -270,52 +297,77 @@ export default function scriptKill(kit) {
       h("b", { text: `${T.sk_dm} · ` }), h("span", { text }))), id);
   }
 
-  function shownThing(ev) {
-    const rec = recordOf(ev.clue ?? ev.item, ev);
-    return rec ? rec.name || rec.text || rec.id : ev.text || "";
+  const shown = (ev) => (ev.clue ? ev.clue.text : ev.item ? `「${ev.item.name}」${ev.item.text || ""}` : ev.text || "");
+  const whereOf = (model, how) => (how && how.startsWith("investigate:") ? locationName(model, how.slice(12)) : "");
+  const quiet = (ev, round, id) => testid(kit.item(ev, round, "system quiet", h("span", { class: "system-text", text: ev.text || "" })), id);
+
+  function foundItem(ev, model, round) {
+    const where = whereOf(model, ev.how);
+    const what = ev.clue ? ev.clue.text : `「${ev.item.name}」`;
+    const key = ev.clue ? T.sk_ev_clue_found : T.sk_ev_item_obtained;
+    const from = ev.how && ev.how.startsWith("trade:") ? playedBy(model, Number(ev.how.slice(6))) : null;
+    return testid(kit.system(ev, round, from ? T.sk_ev_item_traded : where ? key : T.sk_ev_learned,
+      { where, text: what, from }, "private"), ev.clue ? "sk-clue-found" : "sk-item-obtained", { clue: ev.clue ? ev.clue.id : "" });
+  }
+
+  function peekText(result) {
+    if (!result) return "";
+    const recs = [...(result.clues || []), ...(result.items || [])];
+    if (recs.length) return recs.map((r) => r.name ? `「${r.name}」` : r.text).join(T.sk_sep);
+    if (result.clue) return result.clue;
+    if (result.location) return locationName({ locations: new Map() }, result.location);
+    if (result.extra_investigations) return format(T.sk_extra_searches, { n: result.extra_investigations });
+    return T.sk_nothing;
   }
 
   const ITEMS = {
+    match_started: (ev, model, round) => kit.system(ev, round, T.sk_ev_started, { title: ev.title || "" }, "strong"),
+    characters_dealt: () => null,
     stage_changed: (ev, model, round) => testid(kit.item(ev, round, "divider sk-stage",
-      h("span", { class: "sk-stage-title", text: stageLabel(subOf(ev)) }),
+      h("span", { class: "sk-stage-title", text: `${STAGES.indexOf(subOf(ev))} · ${stageLabel(subOf(ev))}` }),
       ev.text ? h("span", { class: "sk-stage-text", text: ev.text }) : null), "sk-stage", { stage: subOf(ev) || "" }),
-    script_handout: (ev, model, round) => dmLine(ev, round, T.sk_ev_handout, "sk-handout", "private"),
+    speaker_changed: () => null,
+    script_handout: (ev, model, round) => dmLine(ev, round, format(T.sk_ev_handout, { name: ev.name || "" }), "sk-handout", "private"),
     speech: (ev, model, round) => testid(kit.bubble(model, ev, round, "sk-speech", ev.text,
       [kit.tag(characterName(model, ev.seat), "sk-role")]), "sk-speech"),
-    clue_found: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_clue_found, {
-      where: locationName(model, ev.location), text: shownThing(ev) }, "private"), "sk-clue-found"),
-    item_obtained: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_item_obtained, { text: shownThing(ev) },
-      "private"), "sk-item-obtained"),
-    clue_published: (ev, model, round) => dmLine(ev, round, format(T.sk_ev_clue_published, { text: shownThing(ev) }),
-      "sk-clue-published", "strong"),
+    player_ready: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_ready, { who: playedBy(model, ev.seat), n: ev.ready || "" },
+      "quiet"), "sk-ready"),
+    investigated: (ev, model, round) => quiet(ev, round, "sk-investigated"),
+    clue_found: foundItem,
+    item_obtained: foundItem,
+    dm_notice: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-dm-notice", "private"),
+    location_unlocked: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-unlocked"),
+    clue_published: (ev, model, round) => testid(dmLine(ev, round, format(T.sk_ev_clue_published, { text: shown(ev) }),
+      "sk-clue-published", "strong"), "sk-clue-published", { clue: ev.clue ? ev.clue.id : "" }),
     clue_revealed: (ev, model, round) => testid(kit.item(ev, round, "speech sk-revealed", avatar(ev.seat),
       h("div", { class: "bubble-wrap" },
         h("div", { class: "bubble-meta" }, h("b", { text: characterName(model, ev.seat) }),
-          h("span", { class: "muted", text: seatLabel(ev.seat) }), kit.tag(T.sk_shows, "sk-shows")),
-        h("div", { class: "bubble", text: shownThing(ev) }))), "sk-clue-revealed"),
+          h("span", { class: "muted", text: seatLabel(ev.seat) }), kit.tag(ev.clue ? T.sk_shows_clue : T.sk_shows_item, "sk-shows")),
+        h("div", { class: "bubble", text: shown(ev) }))), "sk-clue-revealed", { clue: (ev.clue || ev.item || {}).id || "" }),
     anchor: (ev, model, round) => testid(kit.item(ev, round, "sk-anchor-item",
-      h("span", { class: "sk-anchor-kicker", text: `${T.sk_dm} · ${T.sk_anchor}` }),
-      h("p", { class: "sk-anchor-text", text: ev.text || "" })), "sk-anchor-item"),
+      h("span", { class: "sk-anchor-kicker", text: `${T.sk_dm} · ${stageLabel(ev.anchor)}` }),
+      h("p", { class: "sk-anchor-text", text: ev.text || "" }),
+      ev.hint ? h("p", { class: "sk-anchor-hint", text: `${T.sk_hint}: ${ev.hint}` }) : null), "sk-anchor-item", { stage: ev.anchor || "" }),
     dm_event: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-dm-event"),
-    dm_message: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-dm-message", "private"),
-    private_chat: (ev, model, round) => testid(kit.bubble(model, { ...ev, seat: ev.seat ?? ev.from_seat }, round, "sk-chat",
-      ev.text, [kit.tag(format(T.sk_ev_chat, { from: characterName(model, ev.seat ?? ev.from_seat),
-        to: characterName(model, ev.to ?? ev.to_seat) }), "sk-chat-tag")]), "sk-chat"),
-    trade: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_trade, { from: playedBy(model, ev.seat ?? ev.from_seat),
-      to: playedBy(model, ev.to ?? ev.to_seat), item: shownThing(ev) }), "sk-trade"),
-    power_used: (ev, model, round) => testid(kit.system(ev, round, ev.result || ev.detail ? T.sk_ev_power_used_mine
-      : T.sk_ev_power_used, { who: playedBy(model, ev.seat), power: ev.power_name || ev.name || "", text: ev.text || "" },
-    "private"), "sk-power"),
-    item_used: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_item_used, { who: playedBy(model, ev.seat),
-      text: ev.text || shownThing(ev) }), "sk-item-used"),
-    vote_cast: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_vote_cast, { target: playedBy(model, ev.target ?? ev.target_seat) },
-      "private"), "sk-vote-cast"),
-    vote_result: (ev, model, round) => testid(kit.system(ev, round, ev.second_vote || ev.tied ? T.sk_ev_vote_tied : T.sk_ev_vote_result,
-      { who: playedBy(model, ev.voted_out ?? ev.target), names: kit.names(model, ev.tied || []) }, "strong"), "sk-vote-result"),
-    ending: (ev, model, round) => testid(kit.item(ev, round, "sk-ending-item",
+    private_chat: (ev, model, round) => testid(kit.bubble(model, ev, round, "sk-chat", ev.text,
+      [kit.tag(format(T.sk_ev_chat, { from: characterName(model, ev.seat), to: characterName(model, ev.to) }), "sk-chat-tag")]),
+    "sk-chat", { to: ev.to }),
+    trade: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_trade, { from: playedBy(model, ev.seat),
+      to: playedBy(model, ev.to), item: ev.item ? ev.item.name : "" }, "private"), "sk-trade"),
+    trade_made: (ev, model, round) => quiet(ev, round, "sk-trade-made"),
+    power_used: (ev, model, round) => quiet(ev, round, "sk-power-used"),
+    power_result: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_power_result,
+      { power: ev.power_name || ev.power, text: peekText(ev.result) }, "private"), "sk-power-result"),
+    item_used: (ev, model, round) => testid(kit.system(ev, round, T.sk_ev_item_used,
+      { item: ev.item_name || ev.item, text: peekText(ev.result) }, "private"), "sk-item-used"),
+    vote_opened: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-vote-opened", "strong"),
+    vote_cast: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-vote-cast", "private"),
+    vote_result: (ev, model, round) => dmLine(ev, round, ev.text || "", "sk-vote-result", "strong"),
+    ending: (ev, model, round) => testid(kit.item(ev, round, `sk-ending-item ending-${ev.ending}`,
       h("b", { text: T[`sk_ending_${ev.ending}`] || ev.ending || "" }),
-      h("p", { text: ev.ending_text || ev.text || "" })), "sk-ending-item", { ending: ev.ending || "" }),
-    review: (ev, model, round) => dmLine(ev, round, ev.truth || ev.text || T.sk_review, "sk-review-item"),
+      h("p", { text: ev.text || "" })), "sk-ending-item", { ending: ev.ending || "" }),
+    review: (ev, model, round) => (ev.part === "comment" ? testid(kit.system(ev, round, "{text}", { text: ev.text || "" }, "quiet"), "sk-review-comment")
+      : dmLine(ev, round, ev.text || "", "sk-review-item")),
   };
 
   // ---- the module -------------------------------------------------------------------------------------------
@@ -350,20 +402,15 @@ export default function scriptKill(kit) {
         script: snap.script || null,
         characters: new Map((snap.characters || []).map((c) => [c.seat, c])),
         locations: new Map((snap.unlocked_locations || []).map((l) => [l.id, l])),
-        sub: null, roundNo: 0, dm: null, spoken: null, speeches: 0,
-        board: new Map(), anchors: [], voted: new Set(), voteResult: null,
+        sub: null, roundNo: 0, dm: null, speaker: null, spoken: new Set(), ready: new Set(),
+        board: new Map(), anchors: [], vote: null, voteResult: null,
         ending: null, review: null, culpritSeat: null, tally: null, liveDeadline: null,
         snapStage: snap.sub_stage ? { sub: snap.sub_stage, deadline: snap.stage_deadline_ts || null } : null,
       });
-      // The terminal snapshot (the god view at the end) holds what the log tells only in pieces.
+      // The terminal snapshot (the god view at the end) holds the DM's tally, which no event showed before.
       if (snap.status === "finished") {
         model.tally = snap.tally || null;
-        model.review = snap.review || null;
-        if (snap.ending) model.ending = typeof snap.ending === "object" ? snap.ending : { ending: snap.ending };
-        const culprit = snap.culprit;
-        const seat = culprit && typeof culprit === "object" ? culprit.seat
-          : (snap.characters || []).find((c) => c.character === culprit)?.seat;
-        model.culpritSeat = seat ?? null;
+        model.culpritSeat = (snap.characters || []).find((c) => c.character === snap.culprit)?.seat ?? null;
       }
     },
 
@@ -374,15 +421,17 @@ export default function scriptKill(kit) {
 
     card(p, model, ctx) {
       const c = charOf(model, p.seat);
-      const speaking = model.status === "in_progress" && speakerOf(model) === p.seat;
+      const speaking = speakerOf(model) === p.seat;
       const culprit = model.culpritSeat === p.seat;
       const extra = [];
       if (c && c.public) extra.push(h("p", { class: "sk-public", text: c.public }));
       if (speaking) extra.push(kit.turn(T.speaking, ctx.deadline, ctx.total));
+      const ready = model.status === "in_progress" && model.ready.has(p.seat);
       return {
-        data: { game: "script_kill", character: c ? c.character : "", speaking, culprit, voted: model.voted.has(p.seat) },
+        data: { game: "script_kill", character: c ? c.character : "", speaking, culprit, ready },
         tags: [c ? chip("sk-role", c.name) : null, culprit ? chip("sk-culprit", T.sk_culprit) : null,
-          model.spoken && model.spoken.has(p.seat) ? chip("sk-spoke", T.sk_introduced) : null],
+          model.sub === "self_intro" && model.spoken.has(p.seat) ? chip("sk-spoke", T.sk_introduced) : null,
+          ready ? chip("sk-ready", T.sk_ready) : null],
         extra,
       };
     },

@@ -54,25 +54,20 @@ export function actionPanel(kit) {
   }
 
   // What a read-only command answers (its list, its description), as one line per entry.
+  // The answer carries `clues`, `items` or `inspected` beside `accepted`.
   function replyText(body) {
-    const reply = body.reply ?? body.result ?? body;
     const lines = [];
-    for (const key of ["clues", "items", "clue", "item"]) {
-      const value = reply[key];
-      for (const rec of [value].flat()) {
-        if (rec && typeof rec === "object") lines.push(`${rec.name || rec.id}: ${rec.text || ""}`);
-      }
+    for (const rec of [body.clues, body.items, body.inspected].flat()) {
+      if (rec && typeof rec === "object") lines.push(`${rec.name || rec.id}: ${rec.text || ""}`);
     }
-    if (typeof reply.text === "string") lines.push(reply.text);
-    if (typeof body.message === "string" && !lines.length) lines.push(body.message);
-    return lines.join("\n") || T.sk_sent;
+    return lines.join("\n") || T.sk_none;
   }
 
   async function send(type, body, button) {
     button.disabled = true;
     try {
       const answer = await kit.seat.act({ type, ...body });
-      say(["list_clues", "list_items", "inspect"].includes(type) ? replyText(answer) : answer.message || T.sk_sent, "ok");
+      say(["list_clues", "list_items", "inspect"].includes(type) ? replyText(answer) : T.sk_sent, "ok");
       return true;
     } catch (error) {
       say(error.serverMessage || error.message, "error");
@@ -240,11 +235,10 @@ export function actionPanel(kit) {
 
   function chats(me) {
     const unread = me.unread_private_chats || {};
-    const rows = unread.chats || unread.messages || [];
+    const rows = unread.chats || [];
     return section("sk-my-chats", format(T.sk_chats, { n: unread.count ?? rows.length }), rows.length
-      ? h("ul", { class: "sk-chat-list" }, rows.map((c) => h("li", {},
-        h("b", { text: `${characterOf(c.seat ?? c.from_seat ?? c.from)} → ${characterOf(c.to ?? c.to_seat)}: ` }),
-        h("span", { text: c.text || "" }))))
+      ? h("ul", { class: "sk-chat-list" }, rows.map((c) => h("li", { data: { testid: "sk-my-chat", from: c.from } },
+        h("b", { text: `${characterOf(c.from)}: ` }), h("span", { text: c.text || "" }))))
       : h("p", { class: "muted", text: T.sk_no_chats }));
   }
 
