@@ -454,7 +454,10 @@ export default function scriptKill(kit) {
       }
       if (!live || !kit.seat || !kit.seat.held) play.hide();
       clear(top).append(stageBar(model, live));
-      clear(board).append(intro(model) || "", anchors(model) || "", clueBoard(model), votePanel(model) || "");
+      // The ending and review open the board while the review stage runs; once finished they head the page.
+      const closing = model.ending && !model.result ? [endingView(model, {}), reviewView(model)] : [];
+      clear(board).append(...closing.filter(Boolean), intro(model) || "", anchors(model) || "", clueBoard(model),
+        votePanel(model) || "");
     },
 
     result(model, r) {
