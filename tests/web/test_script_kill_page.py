@@ -160,9 +160,9 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
     await expect(person.locator(f'#players .player[data-seat="{PERSON}"]')).to_have_attribute("data-speaking", "true")
     await _tid(person, "sk-text-speak").fill("大家好，我先来介绍一下自己。")
     await _tid(person, "sk-send-speak").click()
+    hello = "大家好，我先来介绍一下自己。"
     for page in both:
-        await expect(page.locator('#stream [data-testid="sk-speech"]').first).to_contain_text("大家好，我先来介绍一下自己。",
-                                                                                             timeout=WAIT)
+        await expect(page.locator('#stream [data-testid="sk-speech"]').first).to_contain_text(hello, timeout=WAIT)
     for seat in range(1, table.n):
         snap = await table.snap(None)
         assert snap["speaker"] == seat, snap["speaker"]
@@ -178,14 +178,16 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
     found = person.locator('#stream [data-testid="sk-clue-found"]')
     await expect(found.first).to_be_visible(timeout=WAIT)
     await expect(_tid(person, "sk-my-clues-row").first).to_be_visible(timeout=WAIT)
-    await expect(phone.locator('#stream [data-testid="sk-investigated"]').first).to_contain_text(first["name"], timeout=WAIT)
+    searched = phone.locator('#stream [data-testid="sk-investigated"]').first
+    await expect(searched).to_contain_text(first["name"], timeout=WAIT)
     await expect(phone.locator('#stream [data-testid="sk-clue-found"]')).to_have_count(0)
     my_clue = (await table.snap(PERSON))["you"]["clues"][0]
 
     # A reload keeps the seat: the private panels come back from the snapshot alone.
     await person.reload()
     await expect(person.locator("body")).to_have_attribute("data-ready", "1", timeout=WAIT)
-    await expect(person.locator(f'[data-testid="sk-my-clues-row"][data-id="{my_clue["id"]}"]')).to_be_visible(timeout=WAIT)
+    kept = person.locator(f'[data-testid="sk-my-clues-row"][data-id="{my_clue["id"]}"]')
+    await expect(kept).to_be_visible(timeout=WAIT)
 
     for seat in range(1, table.n):
         await table.ok(seat, {"type": "investigate", "location": first["id"]})
@@ -254,7 +256,8 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
         await expect(review.locator('[data-testid="sk-review-step"]')).to_have_count(len(TINY["review"]["timeline"]))
         await expect(review.locator('[data-testid="sk-comment"]')).to_have_count(table.n)
         await expect(_tid(page, "sk-tally-row").first).to_be_visible(timeout=WAIT)
-        await expect(_tid(page, f"sk-tally-row").filter(has=page.locator(f'[data-seat="{target}"]')).first).to_be_visible()
+        named = page.locator(f'[data-testid="sk-tally-row"][data-seat="{target}"]')
+        await expect(named).to_have_attribute("data-votes", str(table.n - 1))
         await expect(_tid(page, "sk-anchor")).to_have_count(2)
         await expect(_tid(page, "sk-actions")).to_be_hidden()
     await _fits_the_width(phone)
@@ -288,7 +291,8 @@ async def test_a_finished_match_shows_anchors_ending_and_review_in_english_on_a_
     rows = _tid(page, "sk-tally-row")
     await expect(rows).to_have_count(len(counts))
     for seat, n in counts.items():
-        await expect(page.locator(f'[data-testid="sk-tally-row"][data-seat="{seat}"]')).to_have_attribute("data-votes", str(n))
+        row = page.locator(f'[data-testid="sk-tally-row"][data-seat="{seat}"]')
+        await expect(row).to_have_attribute("data-votes", str(n))
     culprit = result["culprit_seat"]
     await expect(page.locator(f'#players .player[data-seat="{culprit}"]')).to_have_attribute("data-culprit", "true")
     board = _tid(page, "sk-clue-board")

@@ -56,7 +56,8 @@ export default function scriptKill(kit) {
   function setStage(m, ev) {
     const sub = subOf(ev);
     // The stage is the match's phase: the shell's fields follow it, so the header and title name the stage.
-    Object.assign(m, { sub, phase: sub, stage: sub, status: "in_progress", round: stageIndex(sub) + 1,
+    // Round n is act n; the prologue's stages go with act 1, as the replay groups them.
+    Object.assign(m, { sub, phase: sub, stage: sub, status: "in_progress", round: Math.max(1, ev.round_no ?? ev.round ?? 1),
       roundNo: ev.round_no ?? ev.round ?? m.roundNo, deadline: ev.deadline_ts ? Number(ev.deadline_ts) : null,
       dm: ev.text ? { text: ev.text, seq: ev.seq } : m.dm, speaker: null, ready: new Set() });
   }
@@ -122,6 +123,9 @@ export default function scriptKill(kit) {
   };
 
   // ---- small pieces -----------------------------------------------------------------------------------------
+
+  // The DM's own lines already say 【DM】; the page says it once.
+  const unprefixed = (text) => String(text || "").replace(/^【DM】/, "");
 
   const chip = (cls, text, data = {}) => h("span", { class: `chip ${cls}`, text, data });
   const testid = (node, id, data = {}) => {
@@ -191,7 +195,7 @@ export default function scriptKill(kit) {
     return h("section", { class: "sk-stage-bar", data: { testid: "sk-stage-bar", current: model.sub || "" } },
       bar, countdown,
       model.dm ? h("p", { class: "sk-dm", data: { testid: "sk-dm" } },
-        h("b", { text: `${T.sk_dm} · ` }), h("span", { text: model.dm.text })) : null);
+        h("b", { text: `${T.sk_dm} · ` }), h("span", { text: unprefixed(model.dm.text) })) : null);
   }
 
   function intro(model) {
@@ -294,7 +298,7 @@ export default function scriptKill(kit) {
 
   function dmLine(ev, round, text, id, extra = "") {
     return testid(kit.item(ev, round, `system sk-dm-line ${extra}`, h("span", { class: "system-text" },
-      h("b", { text: `${T.sk_dm} · ` }), h("span", { text }))), id);
+      h("b", { text: `${T.sk_dm} · ` }), h("span", { text: unprefixed(text) }))), id);
   }
 
   const shown = (ev) => (ev.clue ? ev.clue.text : ev.item ? `「${ev.item.name}」${ev.item.text || ""}` : ev.text || "");
@@ -383,7 +387,7 @@ export default function scriptKill(kit) {
     },
 
     configLine(config) {
-      return format(T.sk_config_line, { n: config.n_players, timing: T[`sk_timing_${config.timing || "standard"}`] || config.timing,
+      return format(T.sk_config_line, { n: config.n_players || 6, timing: T[`sk_timing_${config.timing || "standard"}`] || config.timing,
         script: config.script || "" });
     },
 
@@ -398,6 +402,7 @@ export default function scriptKill(kit) {
 
     init(model, snap) {
       Object.assign(model, {
+        config: { n_players: 6, ...snap.config }, // a script is written for six
         viewerSeat: snap.you ? snap.you.seat : null,
         script: snap.script || null,
         characters: new Map((snap.characters || []).map((c) => [c.seat, c])),

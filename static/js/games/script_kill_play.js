@@ -244,7 +244,7 @@ export function actionPanel(kit) {
 
   function status(me) {
     const bits = [];
-    if (me.investigations_left !== undefined && me.investigations_left !== null) {
+    if (String(current.snap?.sub_stage || "").startsWith("explore_")) {
       bits.push(h("span", { class: "chip", data: { testid: "sk-investigations-left" },
         text: format(T.sk_investigations_left, { n: me.investigations_left }) }));
     }
