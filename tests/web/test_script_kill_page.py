@@ -209,10 +209,16 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
         await expect(shown).to_have_attribute("data-source", str(PERSON))
     await expect(phone.locator('#stream [data-testid="sk-clue-revealed"]')).to_contain_text(my_clue["text"])
 
-    # A private chat reaches the person's page and never the phone's.
+    # A private chat reaches the person's page and never the phone's; what the person was typing survives it.
+    draft = "我怀疑有人在说谎。"
+    await _tid(person, "sk-text-speak").fill(draft)
     await table.ok(3, {"type": "private_chat", "to": PERSON, "text": "悄悄问一句：你昨晚去过书房吗？"})
     await expect(person.locator('#stream [data-testid="sk-chat"]')).to_contain_text("悄悄问一句", timeout=WAIT)
     await expect(_tid(person, "sk-my-chat")).to_contain_text("悄悄问一句", timeout=WAIT)
+    await expect(phone.locator('#stream [data-testid="sk-chat"]')).to_have_count(0)
+    await expect(_tid(person, "sk-text-speak")).to_have_value(draft)
+    await _tid(person, "sk-send-speak").click()
+    await expect(phone.locator('#stream [data-testid="sk-speech"]').last).to_contain_text(draft, timeout=WAIT)
     await table.ready_all()
 
     # Stage 5: the anchor, word for word, on the board and in the talk.
@@ -298,3 +304,13 @@ async def test_a_finished_match_shows_anchors_ending_and_review_in_english_on_a_
     board = _tid(page, "sk-clue-board")
     await expect(board).to_have_attribute("data-count", str(len(final["public_clues"])))
     await _fits_the_width(page)
+
+    # The lobby's card and a player's profile name the ending (templates/games/script_kill/).
+    ending_text = EN[f"sk_ending_{result['ending']}"]
+    lobby = await api.get("/?lang=en")
+    assert EN["sk_room_line"].format(ending=ending_text) in lobby.text
+    profile = await api.get(f"/agents/{table.names[0]}?lang=en")
+    assert EN[f"sk_ending_{result['ending']}_short"] in profile.text
+    side = "culprit" if result["culprit_seat"] == 0 else "innocent"
+    won = 1 if 0 in result["winning_seats"] else 0
+    assert re.search(rf'id="stat-sk-{side}">{won}<', profile.text), profile.text
