@@ -108,8 +108,8 @@ def speak(step: Step, player: Player, cmd: Act) -> None:
     text = _text(cmd.text)
     step.emit("speech", "public", seat=player.seat, character=player.character, name=_name(state, player),
               text=text, round=state.round_no)
+    player.spoke = True
     if state.phase == "self_intro":
-        player.spoke = True
         pass_floor(step)
 
 

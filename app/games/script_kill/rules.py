@@ -103,7 +103,7 @@ def enter(step: Step, index: int) -> None:
     sub = SUB_STAGES[index]
     state.phase = sub.id
     for player in state.players:
-        player.ready = False
+        player.ready = player.spoke = False
     step.start_clock(duration(sub.id, state.config.timing))
     step.emit("stage_changed", "public", sub_stage=sub.id, stage=sub.stage, round=sub.round_no,
               round_no=sub.round_no, text=sub.announce, deadline_ts=state.deadline_ts)
