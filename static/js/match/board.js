@@ -3,7 +3,8 @@
 
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
-import { baseTitle, game, kit, Q, state, T, ui } from "./page.js";
+import { baseTitle, game, kit, Q, seat, state, T, ui } from "./page.js";
+import { canTakeSeat, drawJoin, drawSeat } from "./play.js";
 
 const afterRender = [];
 
@@ -120,9 +121,21 @@ function result(model) {
     game.result(model, r)]);
 }
 
-function you(snap) {
+function you(snap, model) {
   const el = ui.you;
   const me = snap && snap.you;
+  el.classList.toggle("play", Boolean(me && seat.held));
+  if (me && seat.held) {
+    el.hidden = false;
+    drawSeat(el, snap, model);
+    return;
+  }
+  if (snap && canTakeSeat(snap, model)) {
+    el.hidden = false;
+    drawJoin(el, snap.match_id);
+    return;
+  }
+  delete el.dataset.join;
   el.hidden = !me;
   if (!me) return;
   clear(el);
@@ -138,7 +151,8 @@ function you(snap) {
 
 export function renderBoard(model) {
   const total = (game.turnTotal && game.turnTotal(model)) || 60;
-  const ctx = { q: Q, deadline: liveDeadline(model), total, view: state.view };
+  const me = state.view === "all" && state.snap && seat.held && !M.isTerminal(model.status) ? state.snap.you : null;
+  const ctx = { q: Q, deadline: liveDeadline(model), total, view: state.view, me: me || null };
   header(model);
   ui.grid.dataset.stage = model.stage;
   if (ui.unlock) ui.unlock.hidden = !(state.snap && state.snap.viewer_role === "anonymous" && !M.isTerminal(state.snap.status));
@@ -147,7 +161,7 @@ export function renderBoard(model) {
   players(model, ctx);
   game.votes(ui, model, state.view);
   result(model);
-  you(state.view === "all" ? state.snap : null);
+  you(state.view === "all" ? state.snap : null, model);
   for (const draw of afterRender) draw();
   tick();
 }
