@@ -3,8 +3,8 @@
 // confirmation, and after the end the page module's "again" buttons. A visitor without a seat in a waiting room
 // with an open seat gets the form that takes one as a guest (the invite link's page).
 //
-// The game draws its controls with `page.play(me, snap, model, ctx) → {key, nodes}`: the shell keeps the nodes
-// while `key` is unchanged (so a half-typed message survives every redraw) and replaces them when it changes.
+// The game draws its controls with `page.play(me, snap, model, ctx) → {key, draw() → nodes}`: the shell calls
+// `draw` only when `key` changes and keeps the nodes otherwise (so a half-typed message survives every redraw).
 // `ctx` = {send(body) → Promise<answer|null>, allowed(type) → the allowed action or null, say(text, kind),
 // seatNo}. Without `page.play` the shell still shows the turn, the countdown and leaving.
 
@@ -92,8 +92,8 @@ function keep(el, key, draw) {
 export function drawSeat(el, snap, model) {
   const me = snap.you;
   const ctx = playContext(me);
-  const own = game.play ? game.play(me, snap, model, ctx) : { key: "none", nodes: [] };
-  const controls = keep(el, `${own.key}`, () => h("div", { class: "play-controls" }, own.nodes));
+  const own = game.play ? game.play(me, snap, model, ctx) : { key: "none", draw: () => [] };
+  const controls = keep(el, `${own.key}`, () => h("div", { class: "play-controls" }, own.draw()));
   const message = h("p", { class: "play-message", id: "play-message", "data-testid": "play-message", role: "status",
     data: { kind: notice.kind }, hidden: !notice.text, text: notice.text });
   const ended = M.isTerminal(snap.status);

@@ -121,7 +121,7 @@ export default function makePlay(kit) {
   function play(me, snap, model, ctx) {
     const types = (me.allowed_actions || []).map((a) => a.type).filter((t) => t !== "concede").join(",");
     const key = `${snap.status}|${snap.phase}|${me.next_action}|${types}|${me.word}|${me.alive}`;
-    return { key, nodes: [wordCard(me), h("div", { class: "uc-controls" }, controls(me, ctx))] };
+    return { key, draw: () => [wordCard(me), h("div", { class: "uc-controls" }, controls(me, ctx))] };
   }
 
   // The vote button on a living player's card while you may vote for them.
