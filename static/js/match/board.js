@@ -66,6 +66,8 @@ function header(model) {
 
 // ---- players -------------------------------------------------------------------------------------------------
 
+const mine = (p) => seat.held && state.snap && state.snap.you && state.snap.you.seat === p.seat;
+
 function playerCard(model, p, ctx) {
   const winners = model.result && model.result.winning_seats;
   const outcome = winners ? (winners.includes(p.seat) ? "win" : "lose") : "";
@@ -74,10 +76,13 @@ function playerCard(model, p, ctx) {
     h("div", { class: "player-top" },
       kit.avatar(p.seat),
       h("div", { class: "player-id" },
-        h("a", { class: "player-name", href: `/agents/${encodeURIComponent(p.name)}${Q}`, text: p.display_name }),
+        p.is_guest ? h("span", { class: "player-name", text: p.display_name })
+          : h("a", { class: "player-name", href: `/agents/${encodeURIComponent(p.name)}${Q}`, text: p.display_name }),
         h("div", { class: "player-handle" },
           h("span", { text: seatLabel(p.seat) }),
-          p.is_official ? h("span", { class: "badge-official", text: T.official }) : null)),
+          p.is_official ? h("span", { class: "badge-official", text: T.official }) : null,
+          p.is_human ? h("span", { class: "badge-human", text: p.is_guest ? T.guest : T.human }) : null,
+          mine(p) ? h("span", { class: "chip mine", text: T.play_you }) : null)),
       outcome ? h("span", { class: `outcome outcome-${outcome}`, text: outcome === "win" ? T.winner : T.loser }) : null),
     h("div", { class: "player-tags" }, own.tags || []),
     own.extra || []);

@@ -1,6 +1,6 @@
 // The seat holder's panel: what a person who holds a seat in this browser (./seat.js) sees in the `you` card —
 // whose turn it is and the countdown, the game's own controls, a line for the server's answers, leaving behind a
-// confirmation, and after the end the page module's "again" buttons. A visitor without a seat in a waiting room
+// confirmation, and after the end of a quick-start match the "again" buttons. A visitor without a seat in a waiting room
 // with an open seat gets the form that takes one as a guest (the invite link's page).
 //
 // The game draws its controls with `page.play(me, snap, model, ctx) → {key, draw() → nodes}`: the shell calls
@@ -10,7 +10,8 @@
 
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
-import { game, kit, seat, T } from "./page.js";
+import { lastSettings, options, quickStart, withAnotherCategory } from "../quickstart.js";
+import { game, kit, Q, seat, T } from "./page.js";
 import { friendly, keepSeat } from "./seat.js";
 
 let refresh = () => Promise.resolve();
@@ -88,6 +89,30 @@ function keep(el, key, draw) {
   return drawn.el;
 }
 
+// After the end of a quick-start match: 再来一局 (same settings), 换词 (another category), 调难度 (the form).
+function againBox() {
+  const quick = (seat.record && seat.record.quick) || null;
+  if (!quick) return null;
+  const lang = Q ? "en" : "zh";
+  const run = (button, settings) => async () => {
+    button.disabled = true;
+    try {
+      await quickStart(await settings(), T, lang);
+    } catch (error) {
+      say(error.message, "error");
+      button.disabled = false;
+    }
+  };
+  const again = h("button", { type: "button", class: "btn", "data-testid": "play-again", text: T.play_again });
+  const other = h("button", { type: "button", class: "btn-soft", "data-testid": "play-switch", text: T.play_switch });
+  again.addEventListener("click", run(again, async () => ({ ...quick, name: (lastSettings() || quick).name })));
+  other.addEventListener("click", run(other, async () => ({ ...quick,
+    choices: withAnotherCategory(await options(quick.game), quick.choices || {}) })));
+  return h("div", { class: "play-after" }, h("b", { text: T.play_after }), again, other,
+    h("a", { class: "btn-soft", "data-testid": "play-tune", href: `/play?game=${encodeURIComponent(quick.game)}${Q ? "&lang=en" : ""}`,
+      text: T.play_tune }));
+}
+
 // The `you` card for the seat this browser holds.
 export function drawSeat(el, snap, model) {
   const me = snap.you;
@@ -107,7 +132,7 @@ export function drawSeat(el, snap, model) {
   for (const node of [...el.childNodes]) if (node !== controls) node.remove();
   el.prepend(...children);
   if (controls.parentNode !== el) el.append(controls);
-  append(el, [message, ended ? null : concedeBox(me)]);
+  append(el, [message, ended ? againBox() : concedeBox(me)]);
   el.dataset.seat = me.seat;
   el.dataset.action = me.next_action;
 }
