@@ -21,6 +21,7 @@ from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.commands import Abort, Command, Concede, Join, TakeOver, Timeout
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.fairness import fresh_pairs, wordpair_key
+from app.games.undercover.quick import UndercoverQuickStart, quick_config, quick_options
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
 from app.games.undercover.wordpairs import default_library
@@ -54,6 +55,16 @@ class UndercoverGame:
     # §15.5's profile fields: a blank shares the undercovers' win, so its wins count as wins_as_undercover.
     profile_stats: Mapping[str, tuple[str, ...]] = MappingProxyType(
         {"wins_as_civilian": ("civilian",), "wins_as_undercover": ("undercover", "blank")})
+
+    quick_start_model: type[BaseModel] = UndercoverQuickStart
+
+    def quick_config(self, choices: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Seed 000's 本局设定 as a config (`quick.quick_config`; `app.protocol.registry.QuickStarts`)."""
+        return quick_config(choices)
+
+    def quick_options(self) -> dict[str, Any]:
+        """The word-pair categories and the paces (`quick.quick_options`)."""
+        return quick_options()
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
         """Spec §2.1's config, with the README's defaults."""
