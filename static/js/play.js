@@ -48,14 +48,18 @@ function toggle(name, schema, chosen) {
     h("span", { text: label(name, schema) })));
 }
 
+// A category is a tag or `{tag, label: text | {zh, en}, count}`; a null tag is "any" (the whole library).
+const inLang = (text) => (text && typeof text === "object" ? text[boot.lang] || text.zh || "" : text || "");
+
 function categoryList(name, schema, categories, chosen) {
+  const any = categories.find((c) => typeof c === "object" && c.tag === null);
+  const options = categories.filter((c) => c !== any).map((c) => {
+    const tag = typeof c === "string" ? c : c.tag;
+    const text = typeof c === "string" ? c : `${inLang(c.label) || tag}${c.count ? ` · ${c.count}` : ""}`;
+    return h("option", { value: tag, text, selected: tag === chosen });
+  });
   const select = h("select", { name, class: "text-input", "data-testid": `play-choice-${name}` },
-    h("option", { value: "", text: T.play_choice_any }),
-    categories.map((c) => {
-      const tag = typeof c === "string" ? c : c.tag ?? c.value ?? c.name;
-      const text = typeof c === "string" ? c : `${c.label || tag}${c.count ? ` (${c.count})` : ""}`;
-      return h("option", { value: tag, text, selected: tag === chosen });
-    }));
+    h("option", { value: "", text: any ? inLang(any.label) || T.play_choice_any : T.play_choice_any }), options);
   return fieldset(name, schema, select);
 }
 

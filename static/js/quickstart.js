@@ -55,7 +55,7 @@ export async function quickStart(settings, T, lang) {
 // The same choices with another word category (换词): the choice the form draws as the category list — a free
 // string when the options list categories — set to a category other than the current one.
 export function withAnotherCategory(opts, choices) {
-  const categories = (opts.categories || []).map((c) => (typeof c === "string" ? c : c.tag ?? c.value ?? c.name));
+  const categories = (opts.categories || []).map((c) => (typeof c === "string" ? c : c.tag)).filter((c) => c);
   const props = (opts.schema || opts.choices_schema || {}).properties || {};
   const name = Object.keys(props).find((key) => {
     const p = props[key];
