@@ -91,7 +91,7 @@ class Record(BaseModel):
     debate_posts: dict[int, int] = Field(default_factory=dict)  # seat → debate messages in the match
     addressed: dict[int, int] = Field(default_factory=dict)  # seat → debate messages that named it
     guesses: dict[int, bool] = Field(default_factory=dict)  # blank seat → its guess was right
-    steered: list[int] = Field(default_factory=list)  # seats the chaos host pushed to the top, per round
+    steered: dict[int, int] = Field(default_factory=dict)  # round → the seat the chaos host pushed to the top
     folded: int = 0  # the last seq folded in
 
 

@@ -55,7 +55,7 @@ def _fold(record: Record, event: dict[str, Any]) -> None:
     elif kind == "word_guessed":
         record.guesses[event["seat"]] = bool(event["correct"])
     elif kind == "host_steered":
-        record.steered.append(event["target_seat"])
+        record.steered[event["round"]] = event["target_seat"]
 
 
 def public_speeches(record: Record) -> list[Said]:
