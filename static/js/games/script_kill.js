@@ -2,7 +2,8 @@
 // public clue board, the table talk (speeches, clues and items shown to the table), the anchors word for word,
 // the vote (its tally only after the end), the ending with the truth and the timeline review, and, for a seat
 // holder, the character's private panels and the commands the server allows right now.
-// The interface this implements is described at the top of ../match.js; the forms live in ./script_kill_play.js.
+// The interface this implements is described at the top of ../match.js (`play`: ../match/play.js); the seat
+// holder's panels and forms live in ./script_kill_play.js.
 //
 // The server filters what each viewer may see, so this module draws what arrives and never infers more: found
 // clues, items and private chats appear only in the events (and the `you` of the snapshot) of those who may see
@@ -445,7 +446,7 @@ export default function scriptKill(kit) {
 
     currentSeat: speakerOf,
 
-    // The board: the seat holder's forms (a node that stays put), then the stage bar, anchors, clues and vote.
+    // The board: the stage bar and its countdown, then the anchors, the clue board and the vote.
     votes(ui, model, view) {
       const live = view === "all" && model.status === "in_progress";
       const fromSnap = model.snapStage && model.snapStage.sub === model.sub ? model.snapStage.deadline : null;
@@ -453,11 +454,10 @@ export default function scriptKill(kit) {
       const title = ui.votesCard.querySelector("h2");
       if (title) title.textContent = T.sk_board_title;
       ui.votesCard.hidden = false;
-      if (play.slot.parentNode !== ui.votes) {
+      if (top.parentNode !== ui.votes) {
         clear(ui.votes);
-        ui.votes.append(top, play.slot, board);
+        ui.votes.append(top, board);
       }
-      if (!live || !kit.seat || !kit.seat.held) play.hide();
       clear(top).append(stageBar(model, live));
       // The ending and review open the board while the review stage runs; once finished they head the page.
       const closing = model.ending && !model.result ? [endingView(model, {}), reviewView(model)] : [];
@@ -472,6 +472,8 @@ export default function scriptKill(kit) {
     you(me, snap) {
       return [chip("sk-role", me.character ? me.character.name : "", { testid: "sk-you-character" }), play.panels(me, snap)];
     },
+
+    play: (me, snap) => play.play(me, snap),
 
     streamItem(ev, model, round) {
       const draw = ITEMS[ev.type];

@@ -1,18 +1,19 @@
 // 剧本杀 for the person who holds a seat: the character's private panels (script, timeline, secret, items,
 // clues, private chats) and the commands the server allows right now, as buttons and forms built from
 // `you.allowed_actions` alone (each entry carries its options: targets, locations, items, powers, clues), so this
-// file knows no stage table. Actions go through the shell's seat (`kit.seat.act`); a refusal shows the DM's own
-// sentence from the error's `message`.
+// file knows no stage table. The shell's seat panel (../match/play.js) hosts it through `page.play`. Actions go
+// through the shell's seat (`kit.seat.act`); a refusal shows the DM's own sentence (the error's `message`), which
+// says more than a generic line for its code.
 //
-// The forms live in one element that is never detached (the board keeps it as its first child), and a form is
-// rebuilt only when its entry changes, so a half-typed speech survives every re-render of the page.
+// The forms live in one element that is kept across redraws, and a form is rebuilt only when its entry changes,
+// so a half-typed speech survives every re-render of the page.
 
 export function actionPanel(kit) {
   const { T, h, format, seatLabel } = kit;
   const forms = new Map(); // type → { sig, node }
   const feedback = h("p", { class: "sk-feedback", data: { testid: "sk-action-feedback" }, "aria-live": "polite" });
   const list = h("div", { class: "sk-action-list" });
-  const slot = h("section", { class: "sk-actions", data: { testid: "sk-actions" }, hidden: true },
+  const slot = h("section", { class: "sk-actions", data: { testid: "sk-actions" } },
     h("h3", { text: T.sk_actions }), list, feedback);
   let current = { snap: null, me: null };
 
@@ -255,24 +256,36 @@ export function actionPanel(kit) {
     return bits.length ? h("div", { class: "sk-status" }, bits) : null;
   }
 
-  return {
-    slot,
+  // What the private panels and the forms show: when it changes, the shell redraws the controls.
+  function keyOf(me, allowed) {
+    const entries = allowed.map(({ deadline_ts: _d, ...shape }) => shape);
+    const chatSeqs = (me.unread_private_chats?.chats || []).map((c) => c.seq);
+    return JSON.stringify([me.character?.id, entries, (me.items || []).map((i) => [i.id, i.uses_left]),
+      (me.clues || []).map((c) => c.id), chatSeqs, me.power?.used, me.investigations_left, current.snap?.sub_stage]);
+  }
 
-    // The `you` card's body for a seat holder; also refreshes the forms in the board.
-    panels(me, snap) {
+  function privatePanels(me) {
+    return h("div", { class: "sk-private", data: { testid: "sk-private" } },
+      status(me), sheet(me.character),
+      records("sk-my-items", T.sk_items, me.items || [], T.sk_none),
+      records("sk-my-clues", T.sk_clues, me.clues || [], T.sk_none),
+      chats(me));
+  }
+
+  return {
+    // `page.play`: the seat holder's controls: the private panels, then the forms of the allowed actions.
+    play(me, snap) {
       current = { me, snap };
       const allowed = snap.status === "in_progress" ? me.allowed_actions || [] : [];
       update(allowed);
       slot.hidden = !allowed.length;
-      return h("div", { class: "sk-private", data: { testid: "sk-private" } },
-        status(me), sheet(me.character),
-        records("sk-my-items", T.sk_items, me.items || [], T.sk_none),
-        records("sk-my-clues", T.sk_clues, me.clues || [], T.sk_none),
-        chats(me));
+      return { key: keyOf(me, allowed), draw: () => [privatePanels(me), slot] };
     },
 
-    hide() {
-      slot.hidden = true;
+    // The `you` card of a seat seen without its play token (its owner's view): the private panels only.
+    panels(me, snap) {
+      current = { me, snap };
+      return privatePanels(me);
     },
   };
 }
