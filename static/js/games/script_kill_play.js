@@ -8,6 +8,10 @@
 // The forms live in one element that is kept across redraws, and a form is rebuilt only when its entry changes,
 // so a half-typed speech survives every re-render of the page.
 
+// The moves that move the story first; the read-only look-ups last (unknown types after them).
+const ORDER = ["vote", "speak", "investigate", "reveal_clue", "private_chat", "use_power", "use_item", "trade", "ready",
+  "inspect", "list_clues", "list_items"];
+
 export function actionPanel(kit) {
   const { T, h, format, seatLabel } = kit;
   const forms = new Map(); // type → { sig, node }
@@ -176,7 +180,8 @@ export function actionPanel(kit) {
   function update(allowed) {
     const seen = new Set();
     let previous = null;
-    for (const entry of allowed) {
+    const rank = (entry) => (ORDER.indexOf(entry.type) + ORDER.length + 1) % (ORDER.length + 1);
+    for (const entry of [...allowed].sort((a, b) => rank(a) - rank(b))) {
       const { deadline_ts: _deadline, ...shape } = entry;
       const sig = JSON.stringify(shape);
       seen.add(entry.type);
