@@ -208,6 +208,9 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
     if my_clue["id"] not in {c["id"] for c in public}:
         await expect(shown).to_have_attribute("data-source", str(PERSON))
     await expect(phone.locator('#stream [data-testid="sk-clue-revealed"]')).to_contain_text(my_clue["text"])
+    await person.set_viewport_size(PHONE)  # the seat's panels and forms hold on a phone too
+    await _fits_the_width(person)
+    await person.set_viewport_size({"width": 1280, "height": 900})
 
     # A private chat reaches the person's page and never the phone's; what the person was typing survives it.
     draft = "我怀疑有人在说谎。"

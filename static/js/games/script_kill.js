@@ -408,7 +408,7 @@ export default function scriptKill(kit) {
         script: snap.script || null,
         characters: new Map((snap.characters || []).map((c) => [c.seat, c])),
         locations: new Map((snap.unlocked_locations || []).map((l) => [l.id, l])),
-        sub: null, roundNo: 0, dm: null, speaker: null, spoken: new Set(), ready: new Set(),
+        sub: snap.status === "waiting" ? "gm_init" : null, roundNo: 0, dm: null, speaker: null, spoken: new Set(), ready: new Set(),
         board: new Map(), anchors: [], vote: null, voteResult: null,
         ending: null, review: null, culpritSeat: null, tally: null, liveDeadline: null,
         snapStage: snap.sub_stage ? { sub: snap.sub_stage, deadline: snap.stage_deadline_ts || null } : null,
@@ -435,7 +435,8 @@ export default function scriptKill(kit) {
       const ready = model.status === "in_progress" && model.ready.has(p.seat);
       return {
         data: { game: "script_kill", character: c ? c.character : "", speaking, culprit, ready },
-        tags: [c ? chip("sk-role", c.name) : null, culprit ? chip("sk-culprit", T.sk_culprit) : null,
+        tags: [p.conceded ? chip("status-out", T.conceded) : null,
+          c ? chip("sk-role", c.name) : null, culprit ? chip("sk-culprit", T.sk_culprit) : null,
           model.sub === "self_intro" && model.spoken.has(p.seat) ? chip("sk-spoke", T.sk_introduced) : null,
           ready ? chip("sk-ready", T.sk_ready) : null],
         extra,
