@@ -114,7 +114,7 @@ class Item(Record):
     text: Text
     is_key: bool = False
     tradable: bool = True
-    uses: Literal[1, 2] | None = None
+    uses: Literal[1, 2] | None = None  # None: unlimited (with an effect), or not usable (without)
     effect: ItemEffect | None = None
     location: Id | None = None
 
@@ -319,8 +319,6 @@ def _items(s: Script) -> Iterator[str]:
             yield f"items[{n}].location: {item.id!r} is also held by a character"
         if item.effect is not None:
             yield from _effect_refs(f"items[{n}].effect", item.effect, s)
-            if item.uses is None:
-                yield f"items[{n}].uses: an item with an effect needs uses (1 or 2)"
 
 
 def _powers(s: Script) -> Iterator[str]:

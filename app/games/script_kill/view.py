@@ -37,6 +37,8 @@ def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
             row["character_name"] = state.script.character(p.character).name
         if p.conceded:
             row["conceded"] = True
+        if p.taken_over:
+            row["taken_over"] = True
         if god and p.character is not None:
             row["is_culprit"] = p.character == state.script.culprit
         rows.append(row)
@@ -173,7 +175,8 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     power = _power(state, player)
     if power is not None and power["unlocked"] and not power["used"]:
         offer("use_power", powers=[power["id"]], **_target_options(state, power["target"], others))
-    usable = [i for i in player.items if script.item(i).effect is not None and state.item_uses.get(i, 0) > 0]
+    usable = [i for i in player.items if script.item(i).effect is not None
+              and (script.item(i).uses is None or state.item_uses.get(i, 0) > 0)]
     if usable:
         kinds = {getattr(script.item(i).effect, "target", "none") for i in usable}
         offer("use_item", items=usable, **(_target_options(state, "character", others) if "character" in kinds
