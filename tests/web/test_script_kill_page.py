@@ -213,6 +213,11 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
     await person.set_viewport_size({"width": 1280, "height": 900})
 
     # A private chat reaches the person's page and never the phone's; what the person was typing survives it.
+    await _tid(person, "sk-text-speak").fill("   ")
+    await _tid(person, "sk-send-speak").click()
+    feedback = _tid(person, "sk-action-feedback")
+    await expect(feedback).to_have_text("内容不能为空。", timeout=WAIT)  # the DM's sentence, not a generic line
+    await expect(feedback).to_have_attribute("data-kind", "error")
     draft = "我怀疑有人在说谎。"
     await _tid(person, "sk-text-speak").fill(draft)
     await table.ok(3, {"type": "private_chat", "to": PERSON, "text": "悄悄问一句：你昨晚去过书房吗？"})

@@ -101,7 +101,8 @@ export function actionPanel(kit) {
     const count = h("span", { class: "sk-count muted", text: "0/300" });
     text.addEventListener("input", () => { count.textContent = `${text.value.length}/300`; });
     const go = button(entry.type, T[`sk_do_${entry.type}`], async () => {
-      const body = build(text.value.trim());
+      // Sent as typed (the server trims it): a blank one comes back with the DM's own words.
+      const body = build(text.value);
       if (!body.text) return;
       if (await send(entry.type, body, go)) {
         text.value = "";
