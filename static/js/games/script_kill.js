@@ -7,24 +7,31 @@
 //
 // The server filters what each viewer may see, so this module draws what arrives and never infers more: found
 // clues, items and private chats appear only in the events (and the `you` of the snapshot) of those who may see
-// them; the tally only in the terminal snapshot.
+// them; the DM's tally only once the vote is over (the `ending` event and the terminal snapshot carry it).
 //
 // Stable hooks for tests (besides the shell's ids, and `data-type` / `data-round` on every stream item):
 //   [data-testid="sk-stage-bar"]     the twelve stages (li[data-stage], class "on" / "done"), data-current
 //   [data-testid="sk-countdown"]     the current stage's countdown (.countdown[data-deadline])
 //   [data-testid="sk-dm"]            the DM's latest announcement
-//   [data-testid="sk-clue-board"]    the public clues: [data-testid="sk-clue"] (data-clue, data-key, data-source)
-//   [data-testid="sk-anchors"]       the anchors so far: [data-testid="sk-anchor"] (data-stage), text verbatim
-//   [data-testid="sk-vote"]          the vote: receipts while it runs, [data-testid="sk-tally-row"] after the end
-//   [data-testid="sk-ending"]        the ending (data-ending = perfect | normal | failure, data-culprit)
-//   [data-testid="sk-review"]        the truth, [data-testid="sk-review-step"] the timeline, sk-comment per player
-//   stream: sk-stage, sk-speech, sk-clue-published, sk-clue-revealed, sk-anchor-item, sk-dm-event, sk-chat …
-//   seat holder: sk-private (sk-my-character, sk-my-items, sk-my-clues, sk-my-chats), sk-actions with one
-//   [data-testid="sk-action-<type>"] form per allowed action, sk-action-feedback
+//   [data-testid="sk-clue-board"]    the public clues (data-count): [data-testid="sk-clue"] (data-clue, data-key,
+//                                    data-source = "dm" or the seat that showed it)
+//   [data-testid="sk-anchors"]       the anchors so far: [data-testid="sk-anchor"] (data-stage), .sk-anchor-text verbatim
+//   [data-testid="sk-vote"]          the vote (data-tally): [data-testid="sk-tally-row"] (data-seat, data-votes) only
+//                                    after the end; [data-testid="sk-voted-out"]
+//   [data-testid="sk-ending"]        the ending (data-ending = perfect | normal | failure, data-culprit), sk-key-share
+//   [data-testid="sk-review"]        sk-truth, [data-testid="sk-review-step"] the timeline, sk-comment per player
+//   #players .player[data-game="script_kill"]   data-character, data-speaking, data-ready, data-culprit
+//   stream: sk-stage (data-stage), sk-speech, sk-handout, sk-clue-found, sk-item-obtained, sk-dm-notice,
+//           sk-investigated, sk-clue-published, sk-clue-revealed, sk-anchor-item, sk-dm-event, sk-chat, sk-trade,
+//           sk-power-result, sk-item-used, sk-vote-cast, sk-vote-result, sk-ending-item, sk-review-item
+//   seat holder (./script_kill_play.js): sk-private (sk-my-character, sk-my-items, sk-my-clues with sk-my-clues-row
+//           [data-id], sk-my-chats with sk-my-chat, sk-investigations-left, sk-my-power), sk-actions with one
+//           [data-testid="sk-action-<type>"] per allowed action (buttons sk-send-<type>, data-location / data-target;
+//           text boxes sk-text-<type>; selects sk-field-<name>), and sk-action-feedback
 
 import { actionPanel } from "./script_kill_play.js";
 
-export const STAGES = ["gm_init", "script_handout", "self_intro", "explore_r1", "discuss_r1", "anchor_r1",
+const STAGES = ["gm_init", "script_handout", "self_intro", "explore_r1", "discuss_r1", "anchor_r1",
   "explore_r2", "discuss_r2", "anchor_r2", "final_discuss", "final_vote", "review"];
 const SECONDS = {
   standard: [180, 300, 600, 900, 900, 600, 900, 900, 600, 900, 300, 720],
@@ -33,7 +40,7 @@ const SECONDS = {
 const ACT_OF = { prologue: [0, 1, 2], act1: [3, 4, 5], act2: [6, 7, 8], verdict: [9, 10, 11] };
 
 export default function scriptKill(kit) {
-  const { T, h, fill, format, clear, seatLabel, who, avatar } = kit;
+  const { T, h, fill, format, clear, seatLabel, avatar } = kit;
   const play = actionPanel(kit);
   const top = h("div", { class: "sk-board-body" });
   const board = h("div", { class: "sk-board-body" });
@@ -164,7 +171,7 @@ export default function scriptKill(kit) {
     return found ? found.name : id || "";
   }
 
-  function clueCard(model, rec, { source = null, mine = false } = {}) {
+  function clueCard(model, rec, source) {
     const tier = rec.tier ? chip(`sk-tier tier-${rec.tier}`, format(T.sk_tier, { n: rec.tier })) : null;
     const key = rec.is_key ? chip("sk-key", T.sk_key) : null;
     const where = rec.location ? chip("sk-where", locationName(model, rec.location)) : null;
@@ -174,8 +181,8 @@ export default function scriptKill(kit) {
     else if (source !== null && source !== undefined) {
       from = h("span", { class: "sk-source" }, fill(T.sk_shown_by, { who: playedBy(model, source) }));
     }
-    return h("li", { class: `sk-clue${rec.is_key ? " key" : ""}${mine ? " mine" : ""}`,
-      data: { testid: mine ? "sk-my-clue" : "sk-clue", clue: rec.id, key: Boolean(rec.is_key),
+    return h("li", { class: `sk-clue${rec.is_key ? " key" : ""}`,
+      data: { testid: "sk-clue", clue: rec.id, key: Boolean(rec.is_key),
         source: source === null || source === undefined ? "" : String(source) } },
     h("div", { class: "sk-clue-tags" }, h("code", { class: "sk-id", text: rec.id }), tier, key, where, kind, from),
     h("p", { class: "sk-clue-text", text: rec.text || rec.name || "" }));
@@ -221,7 +228,7 @@ export default function scriptKill(kit) {
     const list = [...model.board.values()].sort((a, b) => a.seq - b.seq);
     return h("section", { class: "sk-board", data: { testid: "sk-clue-board", count: list.length } },
       h("h3", {}, T.sk_clue_board, h("span", { class: "muted", text: ` · ${list.length}` })),
-      list.length ? h("ul", { class: "sk-clues" }, list.map((rec) => clueCard(model, rec, { source: rec.source })))
+      list.length ? h("ul", { class: "sk-clues" }, list.map((rec) => clueCard(model, rec, rec.source)))
         : h("p", { class: "muted", text: T.sk_board_empty }));
   }
 
