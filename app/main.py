@@ -21,6 +21,7 @@ from app.api import (
     openapi_schema,
     owners,
     pages,
+    play,
     streams,
     webhooks,
 )
@@ -29,6 +30,7 @@ from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
 from app.services.leader import run_as_leader
+from app.services.lobby import LobbyWake
 from app.settings import Settings, get_settings
 
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
@@ -54,7 +56,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         bots = None
         if settings.bots_enabled:
             bots = asyncio.create_task(run_as_leader(settings.database_url, BOT_FILLER_LOCK,
-                                                     lambda: _fill_lobby(settings)), name="wodi-bots")
+                                                     lambda: _fill_lobby(settings, runtime)), name="wodi-bots")
         # Everything built so far (modules, the word library, SQLAlchemy and pydantic internals) lives as long as
         # the process: keep it out of the cyclic collector's full passes, which otherwise pause the event loop
         # for tens of milliseconds under load.
@@ -74,19 +76,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, owners, games, matches, account_pages, pages, streams, webhooks):
+    for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app
 
 
-async def _fill_lobby(settings: Settings) -> None:
-    """The official bots, as protocol clients of this server over HTTP (one process at a time runs them)."""
+async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
+    """The official bots, as protocol clients of this server over HTTP (one process at a time runs them), woken
+    by the lobby key of this process's notifier when a room is to be filled at once."""
     from app.bots.llm import LLMBrain
     from app.bots.runner import LobbyFiller
 
     filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
-                         settings.bot_fill_after, llm=LLMBrain.from_settings(settings))
+                         settings.bot_fill_after, llm=LLMBrain.from_settings(settings),
+                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier))
     await filler.start()
     try:
         await asyncio.Event().wait()

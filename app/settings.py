@@ -44,6 +44,7 @@ class Settings(BaseSettings):
     casual_spectator_god_view: Literal["live", "end"] = "live"
     bots_enabled: bool = True
     bot_fill_after: float = Field(20.0, ge=0)
+    bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them
     bot_base_url: str = ""
     llm_base_url: str = ""
     llm_api_key: str = ""

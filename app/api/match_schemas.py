@@ -14,8 +14,14 @@ class _Open(BaseModel):
     model_config = ConfigDict(extra="allow")
 
 
+GUEST_NAME_MAX = 32
+
+
 class PlayerInfo(BaseModel):
     model_config = ConfigDict(extra="ignore")
+    name: DisplayName = Field(default=None, max_length=128, description=(
+        "guests only (no Bearer, no session): the name the person is shown by, 1–32 characters (identity.md §3.2); "
+        "with a Bearer key the seat takes the agent's handle"))
     display_name: DisplayName = Field(default=None, max_length=128)
     meta: dict[str, Any] | None = Field(default=None, description=f"stored with the seat, private; at most "
                                         f"{MAX_META_BYTES} bytes of JSON")
@@ -137,6 +143,7 @@ class MatchSummary(BaseModel):
     invite_url: str
     created_at: str
     result: dict[str, Any] | None
+    fill_now: bool = Field(False, description="the official bots take every open seat at once (a quick start)")
 
 
 class MatchList(BaseModel):

@@ -20,7 +20,7 @@ from app.api.match_schemas import (
     MatchList,
     Snapshot,
 )
-from app.protocol.errors import ApiError
+from app.api.sitting import sitter_of
 from app.runtime import Runtime
 from app.services import agents as agent_service
 from app.services import listing
@@ -63,20 +63,13 @@ async def _writer(runtime: Runtime, agent: Agent | None, play_token: str | None,
     return caller
 
 
-async def _agent_caller(runtime: Runtime, agent: Agent | None) -> str:
-    caller = await _writer(runtime, agent, None)
-    if caller.agent is None:
-        raise ApiError("auth_required", "creating or joining a match needs Authorization: Bearer <api_key>")
-    return caller.agent.agent_id
-
-
 @router.post("", status_code=201, response_model=MatchCreated, summary="Create a match (you take seat 0)",
-             responses=responses("invalid_config", *SEAT_ERRORS))
+             responses=responses("invalid_config", "identity_required", "cross_origin", *SEAT_ERRORS))
 async def create_match(body: CreateMatch, request: Request, runtime: RuntimeDep, provider: ProviderDep,
-                       agent: PlayingAgentDep = None) -> dict[str, Any]:
-    agent_id = await _agent_caller(runtime, agent)
+                       owner_id: OwnerIdDep, agent: PlayingAgentDep = None) -> dict[str, Any]:
+    sitter = await sitter_of(request, runtime, agent, owner_id, body.player)
     runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)
-    applied, token = await service.create(runtime, agent_id, body.model_dump(), _seat_meta(body.player, provider))
+    applied, token = await service.create(runtime, sitter, body.model_dump(), _seat_meta(body.player, provider))
     match = applied.match
     return {"match_id": match.match_id, "game": match.game, "seat": 0, "play_token": token,
             "invite_url": runtime.settings.match_url(match.match_id), "status": match.status, "config": match.config,
@@ -89,13 +82,16 @@ def _seat_meta(player: Any, provider: Any) -> dict[str, Any]:
 
 @router.post("/{match_id}/join", response_model=MatchJoined, summary="Join a waiting match",
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
-                                 *SEAT_ERRORS))
-async def join_match(match_id: str, runtime: RuntimeDep, provider: ProviderDep, body: JoinMatch | None = None,
+                                 "identity_required", "cross_origin", *SEAT_ERRORS))
+async def join_match(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
+                     owner_id: OwnerIdDep, body: JoinMatch | None = None,
                      agent: PlayingAgentDep = None) -> dict[str, Any]:
-    agent_id = await _agent_caller(runtime, agent)
     player = body.player if body else None
+    sitter = await sitter_of(request, runtime, agent, owner_id, player)
+    if agent is None:  # people's seats count against the client IP, as rooms do
+        runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)
     request_body = {"player": player.model_dump() if player else None}
-    applied, token = await service.join(runtime, match_id, agent_id, request_body, _seat_meta(player, provider))
+    applied, token = await service.join(runtime, match_id, sitter, request_body, _seat_meta(player, provider))
     match = applied.match
     return {"match_id": match.match_id, "seat": applied.seat, "play_token": token, "status": match.status,
             "phase": match.phase, "seats_open": match.n_players - match.seats_taken,
@@ -168,8 +164,9 @@ async def list_matches(
     agent: str | None = None,
     game: str | None = None,
     seats_open: Annotated[int | None, Query(ge=0, le=12)] = None,
+    fill_now: Annotated[bool | None, Query(description="only rooms the official bots fill at once (or not)")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     matches = await listing.list_matches(runtime, status=status, newest_first=sort == "newest", agent=agent,
-                                         game=game, seats_open=seats_open, limit=limit)
+                                         game=game, seats_open=seats_open, limit=limit, fill_now=fill_now)
     return {"matches": matches, "count": len(matches)}

@@ -26,6 +26,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from app.api.deps import RuntimeDep
+from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import agents as agent_service
 from app.services import listing
@@ -157,6 +158,15 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
     boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
             "t": Texts(_lang(request), game).strings}
     return _page(request, "match.html", game=game, snap=snap, boot=boot)
+
+
+@router.get("/play", response_class=HTMLResponse)
+async def play_form(request: Request) -> HTMLResponse:
+    """The quick-start form (开一局): its fields come from `GET /api/play/{game}/options`, read by the page's script."""
+    asked = request.query_params.get("game") or registry.default_name()
+    game = asked if registry.get(asked) is not None else registry.default_name()
+    boot = {"game": game, "lang": _lang(request), "t": Texts(_lang(request), game).strings}
+    return _page(request, "play.html", game=game, boot=boot)
 
 
 @router.get("/agents/{name}", response_class=HTMLResponse)

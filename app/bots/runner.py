@@ -11,6 +11,12 @@ half-fill. With one bot per persona that means rooms needing at most six more pl
 lets the twelve agents fill a 12-seat table. Errors are logged and retried with back-off; `stop()` cancels
 everything and closes the client.
 
+The pool grows on demand: when a room needs a persona none of whose agents is idle, the filler registers the
+persona's next agent (`bot_adai3@wodi`, …) up to `pool_max` per persona (the server passes `WODI_BOT_POOL_MAX`),
+and an agent whose game ended is reused by the next room. Rooms marked `fill_now` (the quick start) are filled at
+once, whatever their age, all of them concurrently; `wake` (the server passes the lobby key of its notifier) ends
+the pause between passes as soon as such a room is opened, so a quick-start room never waits for the next poll.
+
 The server can run it in-process::
 
     filler = LobbyFiller(settings.bot_base_url, settings.official_bot_key, settings.bot_fill_after,
@@ -29,7 +35,7 @@ import random
 import time
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol
 
 import httpx
 
@@ -59,6 +65,14 @@ class BotAgent:
         return bool(self.key) and self.match_id is None
 
 
+class Wake(Protocol):
+    """What the filler sleeps on between passes (the server's `app.services.lobby.LobbyWake`)."""
+
+    def latest(self) -> int: ...
+
+    async def wait(self, after: int, within: float) -> int: ...
+
+
 class RegistrationRefused(RuntimeError):
     """The server will not register official bots with this key; retrying cannot help."""
 
@@ -83,7 +97,7 @@ class LobbyFiller:
     def __init__(self, base_url: str, official_key: str, fill_after: float = 20.0, llm: LLMBrain | None = None,
                  *, agents_per_persona: int = 2, max_per_persona: int = 1, partial: bool = False,
                  poll_interval: float = 3.0, think: float = 1.0, poll_wait: float = 25.0,
-                 seed: int | None = None) -> None:
+                 seed: int | None = None, pool_max: int | None = None, wake: Wake | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.official_key = official_key
         self.fill_after = fill_after
@@ -98,6 +112,9 @@ class LobbyFiller:
         self.rng = random.Random(seed)
         self.agents = [BotAgent(p.handle(i), p.name_for(i), p) for i in range(1, agents_per_persona + 1)
                        for p in PERSONAS]
+        self.pool_max = max(pool_max or agents_per_persona, agents_per_persona)
+        self.wake = wake
+        self.grown = 0  # agents registered beyond the first `agents_per_persona` of each persona
         self._client: httpx.AsyncClient | None = None
         self._task: asyncio.Task[None] | None = None
         self._players: dict[str, asyncio.Task[None]] = {}  # handle → play task
@@ -114,7 +131,8 @@ class LobbyFiller:
             log.warning("lobby filler: no official bot key, so no official bots")
             return
         self._stopping = asyncio.Event()
-        limits = httpx.Limits(max_connections=len(self.agents) + 8, max_keepalive_connections=len(self.agents) + 8)
+        most = self.pool_max * len(PERSONAS) + 8
+        limits = httpx.Limits(max_connections=most, max_keepalive_connections=most)
         self._client = httpx.AsyncClient(base_url=self.base_url, timeout=30.0, limits=limits)
         self._task = asyncio.create_task(self._run(), name="wodi-lobby-filler")
         log.info("lobby filler: started for %s (fill after %.1fs, %d bot agents%s)", self.base_url,
@@ -159,9 +177,10 @@ class LobbyFiller:
                     await self._register_all()
                     await self._resume()
                     self._registered = True
+                seen = self.wake.latest() if self.wake is not None else 0
                 await self.fill_once()
                 backoff = 1.0
-                await self._pause(self.poll_interval)
+                await self._until_woken(seen)
             except RegistrationRefused as exc:
                 log.error("lobby filler: %s; official bots stay off", exc)
                 return
@@ -174,6 +193,13 @@ class LobbyFiller:
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(seconds):
                 await self._stopping.wait()
+
+    async def _until_woken(self, seen: int) -> None:
+        """Pause `poll_interval`, or less: until a room to fill at once is announced after `seen`."""
+        if self.wake is None:
+            await self._pause(self.poll_interval)
+        else:
+            await self.wake.wait(seen, self.poll_interval)
 
     async def _register_all(self) -> None:
         for agent in self.agents:
@@ -191,39 +217,84 @@ class LobbyFiller:
                 self._seat(agent, str(active["match_id"]))
 
     async def fill_once(self) -> int:
-        """One pass over the waiting rooms; returns how many seats bots took."""
-        response = await self._http.get("/api/matches", params={"status": "waiting", "sort": "oldest",
-                                                                  "limit": 100})
-        response.raise_for_status()
-        taken = 0
-        now = time.time()
+        """One pass over the waiting rooms: every room to fill at once (concurrently), then the rooms that have
+        waited `fill_after`; returns how many seats bots took."""
         playable = brains()
-        for room in response.json()["matches"]:
+        urgent = await self._waiting({"fill_now": "true"})
+        rooms = [r for r in urgent if r.get("seats_open", 0) > 0 and r.get("game") in playable]
+        taken = sum(await asyncio.gather(*(self._fill_room(room, grow=True) for room in rooms)))
+        now = time.time()
+        for room in await self._waiting({"fill_now": "false"}):
             if now - _timestamp(room["created_at"]) < self.fill_after:
                 break  # oldest first: every later room is younger still
             if room.get("seats_open", 0) > 0 and room.get("game") in playable:
-                taken += await self._fill_room(room)
+                taken += await self._fill_room(room, grow=True)
         return taken
 
-    async def _fill_room(self, room: dict[str, Any]) -> int:
+    async def _waiting(self, extra: dict[str, str]) -> list[dict[str, Any]]:
+        response = await self._http.get("/api/matches", params={"status": "waiting", "sort": "oldest",
+                                                                  "limit": 100, **extra})
+        response.raise_for_status()
+        rooms: list[dict[str, Any]] = response.json()["matches"]
+        return rooms
+
+    async def _fill_room(self, room: dict[str, Any], *, grow: bool = False) -> int:
         """Seat idle bots in one room: at most `max_per_persona` of each persona, and — unless
-        `partial` — only when they can take every open seat (a seated bot cannot leave a waiting room)."""
-        lineup = self._lineup(room)
+        `partial` — only when they can take every open seat (a seated bot cannot leave a waiting room). With
+        `grow`, a persona without an idle agent gets a new one while the pool allows."""
+        match_id = str(room["match_id"])
+        lineup = self._lineup(room, grow=grow)
         if not lineup or (not self.partial and len(lineup) < int(room["seats_open"])):
+            self._release(lineup)
+            return 0
+        for agent in lineup:
+            agent.match_id = match_id  # reserved: no other room's lineup takes it meanwhile
+        if not await self._register_new([a for a in lineup if not a.key]):
+            self._release(lineup)
             return 0
         taken = 0
-        for agent in lineup:
-            outcome = await self._join(agent, room["match_id"])
+        for index, agent in enumerate(lineup):
+            outcome = await self._join(agent, match_id)
             if outcome == "room_gone":
+                self._release(lineup[index:])
                 break
+            if outcome != "joined" and agent.handle not in self._players:
+                agent.match_id = None
             taken += outcome == "joined"
         return taken
 
-    def _lineup(self, room: dict[str, Any]) -> list[BotAgent]:
-        """The idle bots that would take the room's open seats, personas in random order."""
+    def _release(self, lineup: list[BotAgent]) -> None:
+        for agent in lineup:
+            if agent.handle not in self._players:
+                agent.match_id = None
+
+    async def _register_new(self, fresh: list[BotAgent]) -> bool:
+        """Register the pool's new agents (concurrently); False, and they leave the pool, if any fails."""
+        if not fresh:
+            return True
+        results = await asyncio.gather(*(register_bot(self._http, self.official_key, a.handle, a.display_name,
+                                                      a.persona) for a in fresh), return_exceptions=True)
+        failed = False
+        for agent, result in zip(fresh, results, strict=True):
+            if isinstance(result, BaseException):
+                log.warning("registering %s failed: %s", agent.handle, result)
+                self.agents.remove(agent)
+                failed = True
+            else:
+                agent.key = result
+                self.grown += 1
+        if any(isinstance(r, RegistrationRefused) for r in results):
+            raise next(r for r in results if isinstance(r, RegistrationRefused))
+        return not failed
+
+    def _lineup(self, room: dict[str, Any], *, grow: bool = False) -> list[BotAgent]:
+        """The idle bots that would take the room's open seats, personas in random order (with `grow`, the
+        personas with the most free agents first, so the pool is used evenly and grows only when it must)."""
         seated = _personas_seated(room)
         order = list(PERSONAS) * self.max_per_persona
         self.rng.shuffle(order)
+        if grow:
+            order.sort(key=lambda p: -self._spare(p))
         lineup: list[BotAgent] = []
         for persona in order:
             if len(lineup) >= int(room["seats_open"]):
@@ -231,10 +302,25 @@ class LobbyFiller:
             if seated.get(persona.slug, 0) >= self.max_per_persona:
                 continue
             agent = next((a for a in self.agents if a.persona is persona and a.idle and a not in lineup), None)
+            if agent is None and grow:
+                agent = self._grow(persona)
             if agent is not None:
                 lineup.append(agent)
                 seated[persona.slug] = seated.get(persona.slug, 0) + 1
         return lineup
+
+    def _spare(self, persona: Persona) -> int:
+        mine = [a for a in self.agents if a.persona is persona]
+        return sum(a.idle for a in mine) + self.pool_max - len(mine)
+
+    def _grow(self, persona: Persona) -> BotAgent | None:
+        """The persona's next agent (not yet registered), or None when the persona's pool is full."""
+        count = sum(a.persona is persona for a in self.agents)
+        if count >= self.pool_max:
+            return None
+        agent = BotAgent(persona.handle(count + 1), persona.name_for(count + 1), persona)
+        self.agents.append(agent)
+        return agent
 
     async def _join(self, agent: BotAgent, match_id: str) -> str:
         response = await self._http.post(f"/api/matches/{match_id}/join", json={}, headers=_bearer(agent.key))

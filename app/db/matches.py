@@ -10,12 +10,12 @@ from sqlalchemy import Table, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
-from app.db.models import Event, Match, Seat
+from app.db.models import Agent, Event, Match, Seat
 
 LIVE = ("waiting", "in_progress")
 # What room lists show of a match and of a seat: never the state JSON or a seat's (proxy) meta.
 LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.n_players, Match.seats_taken,
-                   Match.events_total, Match.created_at, Match.result, raiseload=True)
+                   Match.events_total, Match.created_at, Match.result, Match.fill_now, raiseload=True)
 LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
 
 
@@ -87,9 +87,11 @@ async def live_seat_of(session: AsyncSession, agent_id: str) -> tuple[Match, Sea
 
 async def listing(
     session: AsyncSession, *, status: str | None, newest_first: bool, agent_id: str | None, game: str | None,
-    seats_open: int | None, limit: int,
+    seats_open: int | None, limit: int, fill_now: bool | None = None,
 ) -> list[Match]:
     query = select(Match).options(LISTED)
+    if fill_now is not None:
+        query = query.where(Match.fill_now.is_(fill_now))
     if status:
         query = query.where(Match.status == status)
     if game:
@@ -144,6 +146,21 @@ async def stale_waiting(session: AsyncSession, before: datetime, limit: int = 10
     )
     return list((await session.execute(query)).scalars())
 
+
+
+async def live_official_seats(session: AsyncSession) -> int:
+    """Seats official bots hold in waiting or running matches."""
+    query = (select(func.count()).select_from(Seat).join(Match, Match.match_id == Seat.match_id)
+             .join(Agent, Agent.agent_id == Seat.agent_id)
+             .where(Match.status.in_(LIVE), Agent.is_official.is_(True)))
+    return int((await session.execute(query)).scalar_one())
+
+
+async def open_seats_to_fill_now(session: AsyncSession) -> int:
+    """Open seats of the waiting rooms the official bots are to fill at once."""
+    query = select(func.coalesce(func.sum(Match.n_players - Match.seats_taken), 0)).where(
+        Match.status == "waiting", Match.fill_now.is_(True))
+    return int((await session.execute(query)).scalar_one())
 
 
 async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_agent: int) -> frozenset[str]:

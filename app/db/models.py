@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint
+from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.db.types import JSONType, UTCDateTime, utcnow
@@ -45,6 +45,8 @@ class Agent(Base):
     claimed_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     owner_id: Mapped[str | None] = mapped_column(ForeignKey("owners.owner_id"), index=True)
     is_official: Mapped[bool] = mapped_column(Boolean, default=False)
+    # An owner's own player record (a person at the table, not an agent): no usable key, on no leaderboard.
+    is_human: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     provider_id: Mapped[str | None] = mapped_column(String(64))
     provider_meta: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
     wins: Mapped[int] = mapped_column(Integer, default=0)
@@ -96,6 +98,7 @@ class Match(Base):
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     content: Mapped[str | None] = mapped_column(String(128))  # what the deal drew (`RemembersContent`)
+    fill_now: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # bots sit at once
 
 
 class Seat(Base):

@@ -17,7 +17,8 @@ async def by_id(session: AsyncSession, owner_id: str) -> Owner | None:
 
 
 async def agents_of(session: AsyncSession, owner_id: str) -> list[Agent]:
-    query = select(Agent).where(Agent.owner_id == owner_id).order_by(Agent.created_at.desc())
+    query = (select(Agent).where(Agent.owner_id == owner_id, Agent.is_human.is_(False))
+             .order_by(Agent.created_at.desc()))
     return list((await session.execute(query)).scalars())
 
 
@@ -30,4 +31,10 @@ async def agent_by_claim_token(session: AsyncSession, token: str, *, lock: bool 
     query = select(Agent).where(Agent.claim_token == token)
     if lock:
         query = query.with_for_update()
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def own_player(session: AsyncSession, owner_id: str) -> Agent | None:
+    """The owner's own player record (`is_human`), if it was made."""
+    query = select(Agent).where(Agent.owner_id == owner_id, Agent.is_human.is_(True))
     return (await session.execute(query)).scalar_one_or_none()

@@ -14,6 +14,7 @@ STATUS: dict[str, int] = {
     "invalid_name": 400,
     "bio_too_long": 400,
     "invalid_homepage": 400,
+    "identity_required": 400,
     "auth_required": 401,
     "invalid_api_key": 401,
     "invalid_play_token": 401,
@@ -60,6 +61,7 @@ STATUS: dict[str, int] = {
     "too_many_streams": 429,
     "internal_error": 500,
     "service_unavailable": 503,
+    "bots_unavailable": 503,
 }
 
 

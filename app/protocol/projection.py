@@ -28,6 +28,10 @@ class MatchView:
     seats_open: int
     events_total: int
     official_seats: frozenset[int]
+    guest_seats: frozenset[int] = frozenset()
+    """Seats held by a guest (no agent: identity.md §3.2)."""
+    human_seats: frozenset[int] = frozenset()
+    """Seats held by an owner playing as themselves (a person with an account)."""
     live_god: bool = True
     """Whether a spectator gets the god view while the match is live (the protocol's default). Off for
     competitive matches (and for casual ones if the operator says so): spectators then see what anonymous viewers
@@ -53,6 +57,8 @@ def snapshot(game: AnyGame, view: MatchView, state: Any, viewer: Viewer,
     players = game.players_view(state, god=god)
     for player in players:
         player["is_official"] = player["seat"] in view.official_seats
+        player["is_guest"] = player["seat"] in view.guest_seats
+        player["is_human"] = player["seat"] in view.human_seats
     body: dict[str, Any] = {
         "match_id": view.match_id,
         "game": view.game,

@@ -217,6 +217,26 @@ class RemembersContent(Protocol):
         ...
 
 
+@runtime_checkable
+class QuickStarts(Protocol):
+    """An optional seam for games a person can start in one click (issue 17, `POST /api/play`): a short form of
+    choices the game turns into a config. The person takes seat 0 and the official bots every other seat at once."""
+
+    quick_start_model: type[BaseModel]
+    """The pydantic model of the form's `choices` (every field defaulted and documented, `extra="forbid"`);
+    `GET /api/play/{game}/options` shows its JSON schema and defaults."""
+
+    def quick_config(self, choices: Mapping[str, Any] | None) -> dict[str, Any]:
+        """The `config` (as `parse_config` takes it) the `choices` (None: the defaults) ask for; raises
+        `GameError("invalid_config", field="choices.<name>")` for a bad choice."""
+        ...
+
+    def quick_options(self) -> dict[str, Any]:
+        """What the form needs besides the schema (merged into the options answer), e.g. the content categories
+        to choose from with their labels and sizes."""
+        ...
+
+
 def takeover_command(game: AnyGame, seat: int) -> Any | None:
     """`game.take_over(seat)`, or None when the game offers no takeover."""
     return game.take_over(seat) if isinstance(game, TakesOver) else None

@@ -14,6 +14,7 @@ class SeatFacts:
     official: bool
     owner_id: str | None
     taken_over: bool
+    human: bool = False  # an owner playing as themselves (a person, not an agent)
 
 
 def unrated_reason(*, status: str, competitive: bool, seats: Sequence[SeatFacts],
@@ -25,6 +26,8 @@ def unrated_reason(*, status: str, competitive: bool, seats: Sequence[SeatFacts]
         return "casual"
     if any(seat.agent_id is None for seat in seats):
         return "guest_seat"
+    if any(seat.human for seat in seats):
+        return "human_seat"
     if any(seat.taken_over for seat in seats):
         return "taken_over"
     if all(seat.official for seat in seats):

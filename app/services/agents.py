@@ -23,6 +23,7 @@ from app.services.shell import Shell
 
 HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
 OFFICIAL_PREFIX = "bot_"
+HUMAN_PREFIX = "human_"  # an owner's own player record (`app.services.people`)
 SEEN_EVERY = timedelta(seconds=60)
 
 
@@ -77,6 +78,9 @@ async def _register(
     name = normalise_handle(body["name"])
     if name.startswith(OFFICIAL_PREFIX) and not official:
         raise ApiError("invalid_name", "names starting with 'bot_' are reserved for official bots", name=name)
+    if name.startswith(HUMAN_PREFIX):
+        raise ApiError("invalid_name", "names starting with 'human_' are reserved for people playing as themselves",
+                       name=name)
     bio, homepage = _clean(body.get("bio")), _clean(body.get("homepage"))
     _check_profile_fields(bio, homepage)
     key = tokens.new_secret(tokens.API_KEY_PREFIX)
@@ -127,7 +131,7 @@ async def by_key(session: AsyncSession, key: str) -> Agent:
     """The agent holding API key `key`; 401 `invalid_api_key` for an unknown or rotated key."""
     agent = await repo.by_key_hash(session, tokens.digest(key))
     # The lookup is by digest; compare again in constant time so timing says nothing about near-misses.
-    if agent is None or not tokens.digests_match(key, agent.api_key_hash):
+    if agent is None or not tokens.digests_match(key, agent.api_key_hash) or agent.is_human:
         raise ApiError("invalid_api_key", "unknown or rotated API key")
     return agent
 

@@ -4,28 +4,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy.ext.asyncio import AsyncSession
-
 from app.db import agents as agents_repo
 from app.db import matches as repo
-from app.db.models import Match, Seat
+from app.db.models import Agent, Match, Seat
 from app.protocol import registry
 from app.services.shell import Shell
 
 
-def _summary(shell: Shell, match: Match, seats: list[Seat], official: set[str]) -> dict[str, Any]:
+def _summary(shell: Shell, match: Match, seats: list[Seat], agents: dict[str, Agent]) -> dict[str, Any]:
+    def flag(seat: Seat, name: str) -> bool:
+        agent = agents.get(seat.agent_id or "")
+        return bool(agent is not None and getattr(agent, name))
+
     return {
         "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
         "n_players": match.n_players, "seats_open": match.n_players - match.seats_taken,
         "players": [{"seat": s.seat, "name": s.name, "display_name": s.display_name,
-                     "is_official": s.agent_id in official} for s in seats],
+                     "is_official": flag(s, "is_official"), "is_guest": s.agent_id is None,
+                     "is_human": flag(s, "is_human")} for s in seats],
+        "fill_now": bool(match.fill_now),
         "invite_url": shell.settings.match_url(match.match_id),
         "created_at": match.created_at.isoformat(), "result": match.result,
     }
 
 
 async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, agent: str | None,
-                       game: str | None, seats_open: int | None, limit: int) -> list[dict[str, Any]]:
+                       game: str | None, seats_open: int | None, limit: int,
+                       fill_now: bool | None = None) -> list[dict[str, Any]]:
     async with shell.db.reader() as session:
         agent_id = None
         if agent:
@@ -34,15 +39,11 @@ async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, 
                 return []
             agent_id = found.agent_id
         matches = await repo.listing(session, status=status, newest_first=newest_first, agent_id=agent_id,
-                                     game=game, seats_open=seats_open, limit=limit)
+                                     game=game, seats_open=seats_open, limit=limit, fill_now=fill_now)
         seats = await repo.seats_of(session, [m.match_id for m in matches])
-        official = await _official_ids(session, [s for ss in seats.values() for s in ss])
-        return [_summary(shell, m, seats[m.match_id], official) for m in matches]
-
-
-async def _official_ids(session: AsyncSession, seats: list[Seat]) -> set[str]:
-    agents = await agents_repo.by_ids(session, sorted({s.agent_id for s in seats if s.agent_id}))
-    return {agent_id for agent_id, agent in agents.items() if agent.is_official}
+        agents = await agents_repo.by_ids(session, sorted({s.agent_id for ss in seats.values() for s in ss
+                                                           if s.agent_id}))
+        return [_summary(shell, m, seats[m.match_id], agents) for m in matches]
 
 
 async def active_for(shell: Shell, agent_id: str) -> dict[str, Any] | None:

@@ -67,9 +67,10 @@ def _row(match: Match) -> dict[str, Any]:
     }
 
 
-def seat_dict(seat: Seat, official: bool) -> dict[str, Any]:
+def seat_dict(seat: Seat, official: bool, human: bool = False) -> dict[str, Any]:
+    """A seat as the cache keeps it; `human`: held by an owner's own player record (a guest has no agent)."""
     return {"seat": seat.seat, "agent_id": seat.agent_id, "name": seat.name, "official": official,
-            "play_token_hash": seat.play_token_hash}
+            "human": human, "play_token_hash": seat.play_token_hash}
 
 
 class MatchCache:
@@ -212,4 +213,5 @@ class MatchCache:
     async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
         rows = await repo.seats(session, match_id)
         agents = await agents_repo.by_ids(session, [s.agent_id for s in rows if s.agent_id])
-        return [seat_dict(s, bool(s.agent_id and agents[s.agent_id].is_official)) for s in rows]
+        return [seat_dict(s, bool(s.agent_id and agents[s.agent_id].is_official),
+                          bool(s.agent_id and agents[s.agent_id].is_human)) for s in rows]

@@ -25,9 +25,9 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import hook_events, stats, takeover, tokens
+from app.services import hook_events, lobby, stats, takeover, tokens
 from app.services.match_cache import seat_dict
-from app.services.seating import Caller, check_can_sit, seat_of
+from app.services.seating import Caller, Sitter, check_can_sit, seat_of
 from app.services.shell import Shell
 
 log = logging.getLogger("wodi.matches")
@@ -103,11 +103,12 @@ def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float)
         match.finished_at = at
 
 
-async def _published(shell: Shell, applied: Applied, new_seat: Seat | None = None, official: bool = False) -> None:
+async def _published(shell: Shell, applied: Applied, new_seat: Seat | None = None, official: bool = False,
+                     human: bool = False) -> None:
     """After commit: write through to this process's cache, then wake long-polls and the scheduler."""
     if applied.events:
         shell.cache.committed(applied.match, applied.game, applied.state, applied.events,
-                              seat_dict(new_seat, official) if new_seat is not None else None)
+                              seat_dict(new_seat, official, human) if new_seat is not None else None)
         await shell.notifier.publish(applied.match.match_id, applied.events[-1]["seq"], applied.match.timer_due)
 
 
@@ -116,39 +117,75 @@ def _display_name(agent: Agent, player: Mapping[str, Any] | None) -> str:
     return wanted or agent.display_name or agent.name
 
 
-async def create(shell: Shell, agent_id: str, body: Mapping[str, Any], seat_meta: dict[str, Any]) -> tuple[
-        Applied, str]:
-    """Open a waiting room with the caller in seat 0; returns it and seat 0's play token."""
+@dataclass
+class _Sitting:
+    """The seat a sitter takes: the agent (None for a guest), the machine name and the name shown."""
+
+    agent: Agent | None
+    name: str
+    display_name: str
+
+    @property
+    def agent_id(self) -> str | None:
+        return self.agent.agent_id if self.agent else None
+
+    @property
+    def official(self) -> bool:
+        return bool(self.agent and self.agent.is_official)
+
+    @property
+    def human(self) -> bool:
+        return bool(self.agent and self.agent.is_human)
+
+
+async def _sitting(session: AsyncSession, shell: Shell, match_id: str | None, seats: list[Seat], sitter: Sitter,
+                   body: Mapping[str, Any], seat_meta: dict[str, Any]) -> _Sitting:
+    """Check that the sitter may sit here (an agent's one table and one owner's one seat; guests are exempt) and
+    name the seat. A guest's machine name is drawn (`guest-` + 6 hex): the name they typed is only shown, so it can
+    never pass for an agent's handle."""
+    if sitter.agent_id is None:
+        return _Sitting(None, f"guest-{secrets.token_hex(3)}", str(sitter.guest_name))
+    agent = await _locked_agent(session, sitter.agent_id)
+    await check_can_sit(session, match_id, seats, agent, seat_meta, shell.settings)
+    return _Sitting(agent, agent.name, _display_name(agent, body.get("player")))
+
+
+async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_meta: dict[str, Any], *,
+                 fill_now: bool = False) -> tuple[Applied, str]:
+    """Open a waiting room with the caller in seat 0; returns it and seat 0's play token. With `fill_now` the
+    official bots are asked to take every other seat at once (the lobby wake-up is sent on commit)."""
     game = _game(str(body.get("game") or registry.default_name()))
     config = game.parse_config(body.get("config"))
     now = shell.clock()
     token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
     async with shell.db.writer() as session:
-        agent = await _locked_agent(session, agent_id)
-        await check_can_sit(session, None, [], agent, seat_meta, shell.settings)
-        display = _display_name(agent, body.get("player"))
-        outcome = game.new_match(config, agent.name, display, seed=secrets.randbits(64), now=now)
+        sitting = await _sitting(session, shell, None, [], sitter, body, seat_meta)
+        outcome = game.new_match(config, sitting.name, sitting.display_name, seed=secrets.randbits(64), now=now)
         match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),
-                      n_players=game.n_players(config), seats_taken=1,
+                      n_players=game.n_players(config), seats_taken=1, fill_now=fill_now,
                       created_at=datetime.fromtimestamp(now, UTC))
         _update_row(match, game, outcome.state, outcome.events[-1]["seq"], now)
         session.add(match)
         await session.flush()  # no ORM relationships, so the match row must exist before its seats and events
-        host = _seat(match.match_id, 0, agent, outcome.state, token, seat_meta)
-        host.display_name = display
+        host = _seat(match.match_id, 0, sitting, token, seat_meta)
         session.add(host)
         events = _stamped(outcome.events)
         await repo.add_events(session, match.match_id, events, match.updated_at)
         await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
+        lobby_seq = lobby.next_seq(shell.notifier) if fill_now else 0
+        if fill_now:
+            await shell.notifier.stage(session, lobby.LOBBY, lobby_seq, None)
         applied = Applied(match, game, outcome.state, 0, events)
-    await _published(shell, applied, host, agent.is_official)
+    await _published(shell, applied, host, sitting.official, sitting.human)
+    if fill_now:
+        await shell.notifier.publish(lobby.LOBBY, lobby_seq)
     return applied, token
 
 
-def _seat(match_id: str, seat: int, agent: Agent, state: Any, token: str, meta: dict[str, Any]) -> Seat:
-    return Seat(match_id=match_id, seat=seat, agent_id=agent.agent_id, name=agent.name,
-                display_name=agent.display_name or agent.name, play_token_hash=tokens.digest(token),
-                meta=meta, joined_at=datetime.now(UTC))
+def _seat(match_id: str, seat: int, sitting: _Sitting, token: str, meta: dict[str, Any]) -> Seat:
+    return Seat(match_id=match_id, seat=seat, agent_id=sitting.agent_id, name=sitting.name,
+                display_name=sitting.display_name, play_token_hash=tokens.digest(token), meta=meta,
+                joined_at=datetime.now(UTC))
 
 
 async def _locked_agent(session: AsyncSession, agent_id: str) -> Agent:
@@ -159,7 +196,7 @@ async def _locked_agent(session: AsyncSession, agent_id: str) -> Agent:
     return agent
 
 
-async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, Any],
+async def join(shell: Shell, match_id: str, sitter: Sitter, body: Mapping[str, Any],
                seat_meta: dict[str, Any]) -> tuple[Applied, str]:
     """Take the next free seat; the rules deal when the table fills."""
     now = shell.clock()
@@ -169,33 +206,30 @@ async def join(shell: Shell, match_id: str, agent_id: str, body: Mapping[str, An
         async with shell.db.writer() as session:
             match, game, state = await _locked_match(session, match_id)
             seats = await repo.seats(session, match_id)
-            agent = await _locked_agent(session, agent_id)
-            await check_can_sit(session, match_id, seats, agent, seat_meta, shell.settings)
-            display = _display_name(agent, body.get("player"))
-            outcome = game.apply(state, await _join_command(session, game, match, seats, agent, display), now=now)
+            sitting = await _sitting(session, shell, match_id, seats, sitter, body, seat_meta)
+            outcome = game.apply(state, await _join_command(session, game, match, seats, sitting), now=now)
             if isinstance(game, registry.RemembersContent):
                 match.content = game.content_key(outcome.state)
-            seat = _seat(match_id, len(seats), agent, outcome.state, token, seat_meta)
-            seat.display_name = display
+            seat = _seat(match_id, len(seats), sitting, token, seat_meta)
             session.add(seat)
             match.seats_taken = len(seats) + 1
             state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
                                         state)
         applied = Applied(match, game, state, seat.seat, events)
-        await _published(shell, applied, seat, agent.is_official)
+        await _published(shell, applied, seat, sitting.official, sitting.human)
         return applied
 
     return await shell.commands.alone(match_id, take_seat), token
 
 
-async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat], agent: Agent,
-                        display: str) -> Any:
+async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat],
+                        sitting: _Sitting) -> Any:
     """The join; the one that fills the table (and so deals) avoids what its players' recent deals drew."""
     if not isinstance(game, registry.RemembersContent) or len(seats) + 1 < match.n_players:
-        return game.join(agent.name, display)
-    seated = [s.agent_id for s in seats if s.agent_id] + [agent.agent_id]
+        return game.join(sitting.name, sitting.display_name)
+    seated = [s.agent_id for s in seats if s.agent_id] + ([sitting.agent_id] if sitting.agent_id else [])
     recent = await repo.recent_content(session, seated, RECENT_MATCHES)
-    return game.join_avoiding(agent.name, display, recent)
+    return game.join_avoiding(sitting.name, sitting.display_name, recent)
 
 
 async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:

@@ -26,7 +26,8 @@ async def record(session: AsyncSession, match: Match, game: AnyGame, state: obje
     """Call once, in the transaction that ended the match: sets `match.rated` and, if rated, applies it."""
     agents = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
     facts = [SeatFacts(s.agent_id, bool(s.agent_id and agents[s.agent_id].is_official),
-                       agents[s.agent_id].owner_id if s.agent_id else None, s.taken_over) for s in seats]
+                       agents[s.agent_id].owner_id if s.agent_id else None, s.taken_over,
+                       bool(s.agent_id and agents[s.agent_id].is_human)) for s in seats]
     sides = game.seat_sides(state)
     reason = unrated_reason(status=match.status, competitive=competitive(match.config), seats=facts,
                             sides=[s.seat for s in seats if s.seat in sides])

@@ -18,6 +18,19 @@ from app.settings import Settings
 
 
 @dataclass(frozen=True)
+class Sitter:
+    """Who takes a seat (create, join): an agent or an owner's own player record (`agent_id`), or a guest — a
+    person without an account, seated under the name they typed (`guest_name`; identity.md §3.2)."""
+
+    agent_id: str | None = None
+    guest_name: str | None = None
+
+    @property
+    def is_guest(self) -> bool:
+        return self.agent_id is None
+
+
+@dataclass(frozen=True)
 class Caller:
     """The credentials a write request carried (already checked: `agent` is a valid key's agent)."""
 

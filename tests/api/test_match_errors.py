@@ -14,7 +14,7 @@ from tests.api.table import Table
 
 async def test_create_errors(client: httpx.AsyncClient) -> None:
     key = (await register(client, "creator-bot"))["api_key"]
-    assert_error(await client.post("/api/matches", json={"game": "undercover"}), 401, "auth_required")
+    assert_error(await client.post("/api/matches", json={"game": "undercover"}), 400, "identity_required")
     bad = await client.post("/api/matches", json={"config": {"n_players": 6, "n_undercover": 3}}, headers=bearer(key))
     assert assert_error(bad, 422, "invalid_config")["detail"]["field"] == "n_undercover"
     unknown = await client.post("/api/matches", json={"config": {"n_players": 6, "colour": "red"}},
@@ -53,7 +53,7 @@ async def test_join_errors(client: httpx.AsyncClient) -> None:
     assert full.status_code == 409 and full.json()["error"] in {"match_full", "match_not_waiting"}
     missing = await client.post("/api/matches/zzzzzzzz/join", json={}, headers=bearer(extra))
     assert_error(missing, 404, "match_not_found")
-    assert_error(await client.post(f"/api/matches/{table.match_id}/join", json={}), 401, "auth_required")
+    assert_error(await client.post(f"/api/matches/{table.match_id}/join", json={}), 400, "identity_required")
 
 
 async def test_same_owner_via_provider_meta(client: httpx.AsyncClient) -> None:

@@ -21,6 +21,7 @@ from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.commands import Abort, Command, Concede, Join, TakeOver, Timeout
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.fairness import fresh_pairs, wordpair_key
+from app.games.undercover.quick import UndercoverQuickStart, quick_config, quick_options
 from app.games.undercover.state import MatchState, state_from_json, state_to_json
 from app.games.undercover.step import Outcome
 from app.games.undercover.wordpairs import default_library
@@ -32,12 +33,18 @@ class UndercoverSnapshot(BaseModel):
     pk_candidates: list[int] | None = Field(default=None, description="the tied seats of a PK round (else [])")
     wordpair: dict[str, str] | None = Field(
         default=None, description="god views only (spectators; everyone after the end): `{civilian, undercover}`")
+    debate_round: int | None = Field(
+        default=None, description="extension, only during a `debate_round_N`: which debate round (1…debate_rounds)")
+    debate_rounds: int | None = Field(
+        default=None, description="extension, only during a `debate_round_N`: the room's `config.debate_rounds`")
 
 
 ERRORS: Mapping[str, ErrorSpec] = MappingProxyType({
     "speech_contains_secret_word": ErrorSpec(422, "the text contains your own word"),
     "speech_looks_like_instruction": ErrorSpec(
         422, "the text imitates the server, the host or a system message (refused in compete_mode rooms)"),
+    "debate_not_enabled": ErrorSpec(403, "this room has no debate (config.debate_rounds is 0)"),
+    "debate_turn_over": ErrorSpec(409, "you have passed or used your messages in this debate round"),
 })
 
 
@@ -54,6 +61,16 @@ class UndercoverGame:
     # §15.5's profile fields: a blank shares the undercovers' win, so its wins count as wins_as_undercover.
     profile_stats: Mapping[str, tuple[str, ...]] = MappingProxyType(
         {"wins_as_civilian": ("civilian",), "wins_as_undercover": ("undercover", "blank")})
+
+    quick_start_model: type[BaseModel] = UndercoverQuickStart
+
+    def quick_config(self, choices: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Seed 000's 本局设定 as a config (`quick.quick_config`; `app.protocol.registry.QuickStarts`)."""
+        return quick_config(choices)
+
+    def quick_options(self) -> dict[str, Any]:
+        """The word-pair categories and the paces (`quick.quick_options`)."""
+        return quick_options()
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
         """Spec §2.1's config, with the README's defaults."""
@@ -87,7 +104,7 @@ class UndercoverGame:
         return None if pair is None else wordpair_key(pair.civilian, pair.undercover)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
-        """speak, skip, vote, whisper, last_words, guess_word or concede (`actions.ACTIONS`)."""
+        """speak, skip, vote, whisper, last_words, guess_word, debate, debate_pass or concede (`actions.ACTIONS`)."""
         return parse_action(dict(raw), seat)
 
     def concede(self, seat: int) -> Concede:

@@ -1,8 +1,11 @@
 // 谁是卧底 on the match page: words, civilians / undercovers / blanks, PK revotes, whispers, last words and
 // the blank's guess. The interface this implements is described at the top of ../match.js.
 
+import makePlay from "./undercover/play.js";
+
 export default function undercover(kit) {
   const { T, h, fill, format, clear, M, who, names, roleChip, seatLabel, avatar } = kit;
+  const P = makePlay(kit); // the seat holder's controls, the host, debate and the recap
 
   // ---- the model --------------------------------------------------------------------------------------------
 
@@ -238,12 +241,26 @@ export default function undercover(kit) {
     whisper_received: (ev, model, round) => kit.bubble(model, ev, round, "whisper", ev.text,
       [kit.tag(format(T.ev_whisper, { from: seatLabel(ev.from_seat), to: seatLabel(ev.to_seat) }), "whisper")]),
     whisper_sent: (ev, model, round) => kit.system(ev, round, T.ev_whisper_sent, { n: ev.count }),
+    host_commentary: (ev, model, round) => P.hostItem(ev, model, round),
   };
+
+  // The debate extension's events: a message is a bubble, a pass a quiet line.
+  function debateItem(ev, model, round) {
+    if (typeof ev.text === "string" && ev.text) return P.debateItem(ev, model, round);
+    if (ev.seat === undefined || ev.seat === null) return null;
+    return kit.system(ev, round, T.uc_debate_passed, { name: who(model, ev.seat) }, "quiet");
+  }
 
   // ---- the module -------------------------------------------------------------------------------------------
 
   return {
     steps: ["waiting", "speak", "vote", "reveal", "finished"],
+
+    // The debate extension's phase belongs to the talking part of the round.
+    stepOf(stage) {
+      if (stage === "debate") return "speak";
+      return stage === "aborted" ? "finished" : stage;
+    },
 
     configLine(config) {
       return format(config.n_blank ? T.config_line : T.config_line_no_blank,
@@ -297,6 +314,8 @@ export default function undercover(kit) {
       const word = p.word ? h("span", { class: "chip word", text: p.word })
         : p.role === "blank" ? h("span", { class: "chip word", text: T.word_none }) : null;
       const extra = [];
+      const voteButton = ctx.me && p.alive ? P.voteButton(p, ctx) : null;
+      if (voteButton) extra.push(voteButton);
       if (speaking || pending) extra.push(kit.turn(speaking ? T.speaking : T.last_words_pending, ctx.deadline, ctx.total));
       if (b && (votedFor !== undefined || received)) {
         extra.push(h("div", { class: "vote-line" },
@@ -305,7 +324,7 @@ export default function undercover(kit) {
           received ? h("span", { class: "chip received", text: format(T.votes_received, { n: received }) }) : null));
       }
       return {
-        data: { speaking, pending, role: role || "", voted: votedFor !== undefined },
+        data: { speaking, pending, role: role || "", voted: votedFor !== undefined, votable: Boolean(voteButton) },
         tags: [kit.statusChip(p), roleChip(role), word],
         extra,
       };
@@ -330,8 +349,11 @@ export default function undercover(kit) {
 
     result(model, r) {
       const pair = r.wordpair || model.wordpair;
-      return [pair ? wordpair(pair) : null, model.status === "finished" ? roster(model, r) : null];
+      return [pair ? wordpair(pair) : null, model.status === "finished" ? roster(model, r) : null,
+        P.recap(model, r, kit.seat && kit.seat.record ? kit.seat.record.seat : null)];
     },
+
+    play: P.play,
 
     you(me) {
       return [roleChip(me.role), me.word ? h("span", { class: "chip word", text: `${T.you_word}: ${me.word}` }) : null];
@@ -339,6 +361,7 @@ export default function undercover(kit) {
 
     streamItem(ev, model, round) {
       const draw = ITEMS[ev.type];
+      if (!draw && String(ev.type).startsWith("debate")) return debateItem(ev, model, round);
       return draw ? draw(ev, model, round) : kit.common(ev, model, round);
     },
   };

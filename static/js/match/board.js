@@ -3,7 +3,8 @@
 
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
-import { baseTitle, game, kit, Q, state, T, ui } from "./page.js";
+import { baseTitle, game, kit, Q, seat, state, T, ui } from "./page.js";
+import { canTakeSeat, drawJoin, drawSeat } from "./play.js";
 
 const afterRender = [];
 
@@ -65,6 +66,8 @@ function header(model) {
 
 // ---- players -------------------------------------------------------------------------------------------------
 
+const mine = (p) => seat.held && state.snap && state.snap.you && state.snap.you.seat === p.seat;
+
 function playerCard(model, p, ctx) {
   const winners = model.result && model.result.winning_seats;
   const outcome = winners ? (winners.includes(p.seat) ? "win" : "lose") : "";
@@ -73,10 +76,13 @@ function playerCard(model, p, ctx) {
     h("div", { class: "player-top" },
       kit.avatar(p.seat),
       h("div", { class: "player-id" },
-        h("a", { class: "player-name", href: `/agents/${encodeURIComponent(p.name)}${Q}`, text: p.display_name }),
+        p.is_guest ? h("span", { class: "player-name", text: p.display_name })
+          : h("a", { class: "player-name", href: `/agents/${encodeURIComponent(p.name)}${Q}`, text: p.display_name }),
         h("div", { class: "player-handle" },
           h("span", { text: seatLabel(p.seat) }),
-          p.is_official ? h("span", { class: "badge-official", text: T.official }) : null)),
+          p.is_official ? h("span", { class: "badge-official", text: T.official }) : null,
+          p.is_human ? h("span", { class: "badge-human", text: p.is_guest ? T.guest : T.human }) : null,
+          mine(p) ? h("span", { class: "chip mine", text: T.play_you }) : null)),
       outcome ? h("span", { class: `outcome outcome-${outcome}`, text: outcome === "win" ? T.winner : T.loser }) : null),
     h("div", { class: "player-tags" }, own.tags || []),
     own.extra || []);
@@ -120,9 +126,21 @@ function result(model) {
     game.result(model, r)]);
 }
 
-function you(snap) {
+function you(snap, model) {
   const el = ui.you;
   const me = snap && snap.you;
+  el.classList.toggle("play", Boolean(me && seat.held));
+  if (me && seat.held) {
+    el.hidden = false;
+    drawSeat(el, snap, model);
+    return;
+  }
+  if (snap && canTakeSeat(snap, model)) {
+    el.hidden = false;
+    drawJoin(el, snap.match_id);
+    return;
+  }
+  delete el.dataset.join;
   el.hidden = !me;
   if (!me) return;
   clear(el);
@@ -138,7 +156,8 @@ function you(snap) {
 
 export function renderBoard(model) {
   const total = (game.turnTotal && game.turnTotal(model)) || 60;
-  const ctx = { q: Q, deadline: liveDeadline(model), total, view: state.view };
+  const me = state.view === "all" && state.snap && seat.held && !M.isTerminal(model.status) ? state.snap.you : null;
+  const ctx = { q: Q, deadline: liveDeadline(model), total, view: state.view, me: me || null };
   header(model);
   ui.grid.dataset.stage = model.stage;
   if (ui.unlock) ui.unlock.hidden = !(state.snap && state.snap.viewer_role === "anonymous" && !M.isTerminal(state.snap.status));
@@ -147,7 +166,7 @@ export function renderBoard(model) {
   players(model, ctx);
   game.votes(ui, model, state.view);
   result(model);
-  you(state.view === "all" ? state.snap : null);
+  you(state.view === "all" ? state.snap : null, model);
   for (const draw of afterRender) draw();
   tick();
 }

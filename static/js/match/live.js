@@ -4,6 +4,7 @@ import * as M from "./model.js";
 import { appendItem, renderBoard } from "./board.js";
 import { backOff, getJSON } from "./fetching.js";
 import { API, game, setConn, state, T, WAIT_S } from "./page.js";
+import { onRefresh } from "./play.js";
 import { showAll } from "./replay.js";
 
 function mergedLog(snap) {
@@ -54,6 +55,16 @@ async function refreshSnapshot() {
   })();
   return refreshing;
 }
+
+// After the seat holder acts: the seat's own view now, without waiting for the long-poll.
+onRefresh(async () => {
+  try {
+    state.snap = await getJSON(API, 15000);
+  } catch {
+    return;
+  }
+  if (state.view === "all") renderBoard(state.model);
+});
 
 async function poll() {
   let attempt = 0;

@@ -30,6 +30,7 @@ function addPlayer(model, game, seat, name, displayName) {
   const row = model.known.get(seat) || {};
   const player = {
     seat, name, display_name: displayName || name, is_official: Boolean(row.is_official),
+    is_guest: Boolean(row.is_guest), is_human: Boolean(row.is_human || row.is_guest),
     role: row.role || null, alive: true, revealed_role: null, out_round: null, conceded: false,
   };
   model.players.set(seat, player);

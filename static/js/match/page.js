@@ -1,6 +1,7 @@
 // What every part of the match page shares: the boot data, the game's page module, the elements and the state.
 
 import { makeKit } from "./kit.js";
+import { openSeat } from "./seat.js";
 
 const boot = JSON.parse(document.getElementById("wodi-boot").textContent);
 
@@ -13,6 +14,10 @@ export const baseTitle = document.title;
 // The page module the server named for this match's game (`generic` when the game has none); should it fail to
 // load, the generic one still shows the match.
 export const kit = makeKit(T);
+
+// The seat this browser holds in the match, if any (./seat.js): reads and actions carry its play token.
+export const seat = openSeat(boot.match_id, T);
+kit.seat = seat; // page modules act through it
 
 async function loadGame(name) {
   try {

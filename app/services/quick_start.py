@@ -1,0 +1,70 @@
+"""The quick start (issue 17): a person picks a game's few choices, takes seat 0, and the official bots take every
+other seat at once — the room is marked `fill_now` and the bot filler is woken on the lobby key of the notifier
+(`app.services.lobby`), so it never waits for `WODI_BOT_FILL_AFTER`."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.bots.personas import PERSONAS
+from app.db import matches as repo
+from app.protocol import registry
+from app.protocol.errors import ApiError
+from app.protocol.registry import AnyGame, QuickStarts
+from app.services import matches
+from app.services.seating import Sitter
+from app.services.shell import Shell
+
+RETRY_AFTER = 30  # seconds: about how soon a table ends and frees its bots
+
+
+def quick_game(name: str) -> QuickStarts:
+    """The registered game `name` if it offers a quick start; else 422 `invalid_config` naming `game`."""
+    game = registry.get(name)
+    if not isinstance(game, QuickStarts):
+        offered = ", ".join(n for n in registry.names() if isinstance(registry.get(n), QuickStarts))
+        raise ApiError("invalid_config", f"no quick start for game {name!r}; offered: {offered}", field="game")
+    return game
+
+
+def options(name: str) -> dict[str, Any]:
+    """`GET /api/play/{game}/options`: the choices' JSON schema and defaults, and what the game adds."""
+    game = quick_game(name)
+    model = game.quick_start_model
+    return {"game": name, "schema": model.model_json_schema(), "defaults": model().model_dump(mode="json"),
+            **game.quick_options()}
+
+
+def pool_capacity(shell: Shell) -> int:
+    """Seats the official bots can hold at once: `WODI_BOT_POOL_MAX` agents for each persona."""
+    return shell.settings.bot_pool_max * len(PERSONAS)
+
+
+async def check_bots_free(shell: Shell, needed: int) -> None:
+    """503 `bots_unavailable` when the bots' seats in live rooms, plus the open seats of rooms already waiting for
+    them, plus `needed` would pass the pool's capacity (a soft check: the filler is the hard limit)."""
+    async with shell.db.reader() as session:
+        busy = await repo.live_official_seats(session) + await repo.open_seats_to_fill_now(session)
+    capacity = pool_capacity(shell)
+    if busy + needed > capacity:
+        raise ApiError("bots_unavailable",
+                       f"all {capacity} official bots are at tables right now ({busy} seats taken or promised, this "
+                       f"table needs {needed}); try again in a minute, or open a room for other players",
+                       headers={"Retry-After": str(RETRY_AFTER)}, capacity=capacity, busy=busy, needed=needed)
+
+
+async def start(shell: Shell, name: str, sitter: Sitter, choices: dict[str, Any] | None,
+                seat_meta: dict[str, Any]) -> tuple[matches.Applied, str]:
+    """Open the room with the person in seat 0, marked for the bots to fill at once."""
+    game = quick_game(name)
+    config = game.quick_config(choices)
+    n_players = _seats(game, config)
+    await check_bots_free(shell, n_players - 1)
+    player = {"display_name": sitter.guest_name} if sitter.guest_name else None
+    return await matches.create(shell, sitter, {"game": name, "config": config, "player": player}, seat_meta,
+                                fill_now=True)
+
+
+def _seats(game: Any, config: dict[str, Any]) -> int:
+    typed: AnyGame = game
+    return typed.n_players(typed.parse_config(config))

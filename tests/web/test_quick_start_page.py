@@ -1,0 +1,247 @@
+"""Issue 17's browser acceptance: from the lobby a guest starts a 6-seat game against five official bots, sees the
+word, speaks (warned when typing their own word), votes by clicking a card, plays to the end, sees the recap with a
+score for every player and presses 再来一局 to be seated in a new game; a reload mid-game keeps the seat; the same on
+a phone; a guest takes an open seat of an agents' room through the invite link; a chaos host with two debate rounds
+plays with a person. The server runs with its bots, which fill a quick-start room at once."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from typing import Any
+
+import httpx
+import pytest
+from playwright.async_api import Browser, Page, ViewportSize, expect
+
+from tests.api.table import Table
+from tests.conftest import _wipe
+from tests.e2e.server import Server
+from tests.web.conftest import Watched, _stop
+
+pytestmark = pytest.mark.browser
+SOON = 10_000  # ms: how long the page may take to show what the server already holds
+GAME = 180_000  # ms: the longest a whole bot-paced game may take before the test gives up
+PHONE: ViewportSize = {"width": 390, "height": 844}
+ACTING = ("speak", "vote", "last_words", "guess_word", "debate")
+
+
+@pytest.fixture(scope="module")
+async def server(database_url: str) -> AsyncIterator[Server]:
+    """The real server with its official bots (quick-start rooms are filled at once, not after a wait)."""
+    running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="600").start()
+    try:
+        yield running
+    finally:
+        _stop(running)
+        await _wipe(database_url)
+
+
+@pytest.fixture
+async def phone(browser: Browser) -> AsyncIterator[Watched]:
+    context = await browser.new_context(viewport=PHONE, locale="zh-CN", is_mobile=True, has_touch=True)
+    seen = Watched(await context.new_page())
+    seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
+    yield seen
+    await context.close()
+    assert not seen.errors, f"uncaught errors in the page: {seen.errors}"
+
+
+async def _start_from_the_lobby(page: Page, server: Server, name: str, **choices: str) -> str:
+    """`/` → 开一局 → the form (quick pace unless told) → the match page; returns the match id."""
+    await page.goto(f"{server.base_url}/")
+    await page.get_by_test_id("play-start").click()
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+    await page.get_by_test_id(f"play-choice-pace-{choices.get('pace', 'quick')}").check()
+    await page.get_by_test_id(f"play-choice-virtual_players-{choices.get('bots', '5')}").check()
+    if choices.get("chaos"):
+        await page.get_by_test_id("play-choice-chaos").check()
+    await page.get_by_test_id("play-name").fill(name)
+    await page.get_by_test_id("play-form-submit").click()
+    await page.wait_for_url("**/match/*", timeout=SOON)
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+    return page.url.rsplit("/match/", 1)[1].split("?")[0]
+
+
+async def _snap(api: httpx.AsyncClient, match_id: str, token: str | None = None) -> dict[str, Any]:
+    headers = {"X-Play-Token": token} if token else {}
+    response = await api.get(f"/api/matches/{match_id}", headers=headers)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+async def _token(page: Page, match_id: str) -> str:
+    kept = await page.evaluate(f"localStorage.getItem('wodi.seat.{match_id}')")
+    assert kept, "the page keeps the seat's token"
+    return str(json.loads(kept)["play_token"])
+
+
+async def _next_turn(page: Page) -> str | None:
+    """Wait until the person may act or the match is over; the action, or None at the end."""
+    await page.wait_for_function(
+        """(acting) => {
+          const you = document.getElementById("you");
+          return document.querySelector('[data-testid="recap"]')
+            || (you && acting.includes(you.dataset.action) && you.querySelector(".uc-controls").childElementCount);
+        }""", arg=list(ACTING), timeout=GAME)
+    if await page.get_by_test_id("recap").count():
+        return None
+    return await page.locator("#you").get_attribute("data-action")
+
+
+async def _act(page: Page, action: str, word: str, said: list[str]) -> None:
+    """One move as a person makes it; waits until the page has taken it."""
+    if action == "speak":
+        box = page.get_by_test_id("speak-input")
+        await box.fill(f"嗯，{word}")
+        await expect(page.get_by_test_id("speak-warning")).to_be_visible()  # the word is in the text
+        text = f"我这个东西很常见，第{len(said) + 1}次说"
+        await box.fill(text)
+        await expect(page.get_by_test_id("speak-warning")).to_be_hidden()
+        await page.get_by_test_id("speak-send").click()
+        said.append(text)
+        await expect(page.locator("#stream")).to_contain_text(text, timeout=SOON)
+    elif action == "vote":
+        target = page.locator('[data-testid^="vote-target-"]').first
+        await target.click()
+    elif action == "debate":
+        await page.get_by_test_id("debate-input").fill("大家别急，先听听3号怎么说")
+        await page.get_by_test_id("debate-send").click()
+        await expect(page.locator("#stream .item.debate").first).to_be_visible(timeout=SOON)
+    elif action == "last_words":
+        await page.get_by_test_id("last-words-input").fill("我是好人，记住我的话")
+        await page.get_by_test_id("last-words-send").click()
+    elif action == "guess_word":
+        await page.get_by_test_id("guess-input").fill("不知道")
+        await page.get_by_test_id("guess-send").click()
+    await page.wait_for_function(
+        "(action) => document.getElementById('you').dataset.action !== action"
+        " || document.querySelector('[data-testid=\"recap\"]')"
+        " || document.querySelector('[data-testid=\"play-message\"]:not([hidden])')", arg=action, timeout=GAME)
+
+
+async def _play_to_the_end(page: Page, api: httpx.AsyncClient, match_id: str, *, reload_once: bool) -> list[str]:
+    """Play every move the page offers until the recap shows; reload once mid-game and check the seat held."""
+    token = await _token(page, match_id)
+    word = (await _snap(api, match_id, token))["you"]["word"] or ""
+    await expect(page.get_by_test_id("my-word")).to_have_text(word or "（无词）", timeout=SOON)
+    said: list[str] = []
+    acted: list[str] = []
+    while (action := await _next_turn(page)) is not None:
+        if reload_once and acted and "reloaded" not in acted:
+            acted.append("reloaded")
+            await page.reload()
+            await expect(page.get_by_test_id("my-word")).to_have_text(word or "（无词）", timeout=SOON)
+            continue
+        await _act(page, action, word, said)
+        acted.append(action)
+    assert "speak" in acted and "vote" in acted, acted
+    return acted
+
+
+async def _check_recap(page: Page, api: httpx.AsyncClient, match_id: str) -> None:
+    final = await _snap(api, match_id)
+    assert final["status"] == "finished"
+    recap = page.get_by_test_id("recap")
+    await expect(recap).to_be_visible()
+    for p in final["players"]:
+        row = page.get_by_test_id(f"recap-score-{p['seat']}")
+        await expect(row).to_have_count(1)
+        score = int(await row.get_attribute("data-score") or "0")
+        assert 1 <= score <= 10
+    pair = final["result"]["wordpair"]
+    await expect(page.locator("#wordpair")).to_contain_text(pair["civilian"])
+    await expect(page.locator("#roster")).to_contain_text(pair["undercover"])
+    await expect(page.get_by_test_id("recap-best")).to_be_visible()
+    await expect(page.get_by_test_id("recap-blunder")).to_be_visible()
+
+
+async def _again(page: Page, api: httpx.AsyncClient, old: str) -> str:
+    await page.get_by_test_id("play-again").click()
+    await page.wait_for_url(lambda url: "/match/" in url and old not in url, timeout=SOON)
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+    new = page.url.rsplit("/match/", 1)[1].split("?")[0]
+    snap = await _snap(api, new, await _token(page, new))
+    assert snap["you"]["seat"] == 0 and snap["config"]["n_players"] == 6
+    await expect(page.get_by_test_id("my-word")).to_be_visible(timeout=SOON)
+    return new
+
+
+async def test_a_guest_plays_a_whole_game_from_the_lobby_and_again(server: Server, api: httpx.AsyncClient,
+                                                                   watched: Watched) -> None:
+    page = watched.page
+    match_id = await _start_from_the_lobby(page, server, "小明")
+    snap = await _snap(api, match_id)
+    assert snap["config"]["n_players"] == 6 and len(snap["players"]) == 6
+    guests = [p for p in snap["players"] if p.get("is_guest")]
+    assert [p["seat"] for p in guests] == [0] and guests[0]["display_name"] == "小明"
+    assert all(p["is_official"] for p in snap["players"] if p["seat"] != 0)
+    await _play_to_the_end(page, api, match_id, reload_once=True)
+    await _check_recap(page, api, match_id)
+    await _again(page, api, match_id)
+    board = await api.get("/api/agents/leaderboard")
+    assert "小明" not in board.text, "a guest is on no leaderboard"
+
+
+async def test_the_same_on_a_phone(server: Server, api: httpx.AsyncClient, phone: Watched) -> None:
+    page = phone.page
+    match_id = await _start_from_the_lobby(page, server, "phone-guest")
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+    await _play_to_the_end(page, api, match_id, reload_once=True)
+    await _check_recap(page, api, match_id)
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= PHONE["width"], f"the finished page is {width}px wide"
+    await _again(page, api, match_id)
+
+
+async def test_a_chaos_host_and_two_debate_rounds_with_a_person(server: Server, api: httpx.AsyncClient,
+                                                                watched: Watched) -> None:
+    page = watched.page
+    match_id = await _start_from_the_lobby(page, server, "辩手", pace="hell", chaos="1")
+    config = (await _snap(api, match_id))["config"]
+    assert config["host"] == "chaos" and config["debate_rounds"] == 2
+    acted = await _play_to_the_end(page, api, match_id, reload_once=False)
+    await _check_recap(page, api, match_id)
+    host = page.get_by_test_id("host-commentary")
+    assert await host.count() >= 1
+    await expect(page.locator("#stream .item.host .tag.mislead").first).to_be_visible()
+    assert await page.locator("#stream .item.debate").count() >= 1
+    assert "debate" in acted or "eliminated" in acted, acted
+
+
+async def test_a_guest_joins_an_agents_room_through_the_invite_link(server: Server, api: httpx.AsyncClient,
+                                                                    watched: Watched) -> None:
+    page = watched.page
+    table = Table(api, 4, n_undercover=1, first_speaker=3)
+    await table.open(fill=False)
+    for seat in (1, 2):
+        await table.join(seat)
+    created = await table.snap(0)
+    await page.goto(created["invite_url"])
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    await page.get_by_test_id("join-name").fill("路人甲")
+    await page.get_by_test_id("join-submit").click()
+    await expect(page.get_by_test_id("my-word")).to_be_visible(timeout=SOON)
+    snap = await table.snap(None)
+    assert snap["status"] == "in_progress"
+    guest = next(p for p in snap["players"] if p["seat"] == 3)
+    assert guest["is_guest"] is True and guest["display_name"] == "路人甲"
+    agent_view = await table.snap(1)
+    assert agent_view["viewer_role"] == "player_agent" and agent_view["you"]["seat"] == 1
+    assert "play_token" not in json.dumps(agent_view["players"])
+
+    await expect(page.locator("#you")).to_have_attribute("data-action", "speak", timeout=SOON)
+    await page.get_by_test_id("speak-input").fill("和大家一起玩，先说个线索")
+    await page.get_by_test_id("speak-send").click()
+    await expect(page.locator("#stream")).to_contain_text("和大家一起玩，先说个线索", timeout=SOON)
+    for seat in (0, 1, 2):
+        response = await table.act(seat, {"type": "speak", "text": f"{seat}号的线索"})
+        assert response.status_code == 200, response.text
+    await expect(page.locator("#you")).to_have_attribute("data-action", "vote", timeout=SOON)
+    await page.get_by_test_id("vote-target-0").click()
+    await expect(page.locator("#you")).to_have_attribute("data-action", "wait_for_vote_resolution", timeout=SOON)
+    events = await table.events(1)
+    assert any(e["type"] == "vote_cast" and e["seat"] == 3 and e["target_seat"] == 0 for e in events)
+    board = await api.get("/api/agents/leaderboard")
+    assert "路人甲" not in board.text
