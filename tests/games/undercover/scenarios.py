@@ -29,7 +29,6 @@ from app.games.undercover import (
     new_match,
     parse_config,
 )
-
 from app.games.undercover.commands import Debate, DebatePass
 
 from .helpers import T0, Table, tie
