@@ -23,8 +23,8 @@ SLUGS = [p.slug for p in PERSONAS]
 
 def debate_snap(seat: int = 0, *, word: str = "包子", posts: list[tuple[int, str, list[int]]] | None = None,
                 left: int = 2, debate_round: int = 1, host_top: int | None = None) -> dict[str, Any]:
-    snap = snapshot(seat, "civilian", word, "debate",
-                    speeches=[(s, t) for s, t in enumerate(["发面做的", "圆鼓鼓", "蘸醋吃", "早餐常见", "热乎", "蒸的"])])
+    clues = ["发面做的", "圆鼓鼓", "蘸醋吃", "早餐常见", "热乎", "蒸的"]
+    snap = snapshot(seat, "civilian", word, "debate", speeches=list(enumerate(clues)))
     snap["phase"], snap["debate_round"], snap["debate_rounds"] = "debate_round_1", debate_round, 2
     log = snap["public_log"]
     if host_top is not None:
