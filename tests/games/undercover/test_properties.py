@@ -188,8 +188,9 @@ def plausible(state: MatchState, data: st.DataObject) -> Command:
         waiting = [s for s in state.living_seats() if s not in state.debate_done]
         if waiting:
             seat = draw(st.sampled_from(waiting))
-            return draw(st.sampled_from([Debate(seat=seat, text=draw(TEXTS)), DebatePass(seat=seat),
-                                         Debate(seat=seat, text=f"{draw(st.sampled_from(waiting))}号你说得不对")]))
+            debates: list[Command] = [Debate(seat=seat, text=draw(TEXTS)), DebatePass(seat=seat),
+                                      Debate(seat=seat, text=f"{draw(st.sampled_from(waiting))}号你说得不对")]
+            return draw(st.sampled_from(debates))
     if state.pending:
         action = draw(st.sampled_from(state.pending))
         if action.kind == "guess_word":
