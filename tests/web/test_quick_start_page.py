@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 from playwright.async_api import Browser, Page, ViewportSize, expect
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from tests.api.table import Table
 from tests.conftest import _wipe
@@ -60,6 +61,8 @@ async def _start_from_the_lobby(page: Page, server: Server, name: str, **choices
     await page.get_by_test_id("play-form-submit").click()
     await page.wait_for_url("**/match/*", timeout=SOON)
     await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+    await expect(page.locator("#players .player:not(.empty)")).to_have_count(
+        int(choices.get("bots", "5")) + 1, timeout=SOON)  # the bots sit down at once
     return page.url.rsplit("/match/", 1)[1].split("?")[0]
 
 
@@ -81,10 +84,10 @@ async def _next_turn(page: Page) -> str | None:
     await page.wait_for_function(
         """(acting) => {
           const you = document.getElementById("you");
-          return document.querySelector('[data-testid="recap"]')
+          return document.querySelector("#result:not([hidden])")
             || (you && acting.includes(you.dataset.action) && you.querySelector(".uc-controls").childElementCount);
         }""", arg=list(ACTING), timeout=GAME)
-    if await page.get_by_test_id("recap").count():
+    if await page.locator("#result:not([hidden])").count():
         return None
     return await page.locator("#you").get_attribute("data-action")
 
@@ -102,12 +105,21 @@ async def _act(page: Page, action: str, word: str, said: list[str]) -> None:
         said.append(text)
         await expect(page.locator("#stream")).to_contain_text(text, timeout=SOON)
     elif action == "vote":
-        target = page.locator('[data-testid^="vote-target-"]').first
-        await target.click()
+        # Cards are redrawn as the bots' votes come in: press whichever vote button is there now.
+        buttons = page.locator('#players [data-testid^="vote-target-"]:not([disabled])')
+        while await page.locator("#you").get_attribute("data-action") == "vote" and await buttons.count():
+            try:
+                await buttons.first.click(timeout=1000)
+                break
+            except PlaywrightTimeout:
+                continue
     elif action == "debate":
-        await page.get_by_test_id("debate-input").fill("大家别急，先听听3号怎么说")
-        await page.get_by_test_id("debate-send").click()
-        await expect(page.locator("#stream .item.debate").first).to_be_visible(timeout=SOON)
+        if not await page.locator("#stream .item.debate").filter(has_text="先听听").count():
+            await page.get_by_test_id("debate-input").fill("大家别急，先听听3号怎么说")
+            await page.get_by_test_id("debate-send").click()
+            await expect(page.locator("#stream .item.debate").filter(has_text="先听听").first).to_be_visible(
+                timeout=SOON)
+        await page.get_by_test_id("debate-pass").click()
     elif action == "last_words":
         await page.get_by_test_id("last-words-input").fill("我是好人，记住我的话")
         await page.get_by_test_id("last-words-send").click()
@@ -116,8 +128,8 @@ async def _act(page: Page, action: str, word: str, said: list[str]) -> None:
         await page.get_by_test_id("guess-send").click()
     await page.wait_for_function(
         "(action) => document.getElementById('you').dataset.action !== action"
-        " || document.querySelector('[data-testid=\"recap\"]')"
-        " || document.querySelector('[data-testid=\"play-message\"]:not([hidden])')", arg=action, timeout=GAME)
+        " || document.querySelector('#result:not([hidden])')"
+        " || document.querySelector('[data-testid=\"play-message\"][data-kind=\"error\"]:not([hidden])')", arg=action, timeout=GAME)
 
 
 async def _play_to_the_end(page: Page, api: httpx.AsyncClient, match_id: str, *, reload_once: bool) -> list[str]:
