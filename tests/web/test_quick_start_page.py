@@ -94,17 +94,18 @@ async def _again(page: Page, api: httpx.AsyncClient, old: str) -> str:
 async def test_a_guest_plays_a_whole_game_from_the_lobby_and_again(server: Server, api: httpx.AsyncClient,
                                                                    watched: Watched) -> None:
     page = watched.page
-    match_id = await start_from_the_lobby(page, server, "小明")
+    match_id = await start_from_the_lobby(page, server, "雨天的访客")
     snap = await read_snap(api, match_id)
     assert snap["config"]["n_players"] == 6 and len(snap["players"]) == 6
     guests = [p for p in snap["players"] if p.get("is_guest")]
-    assert [p["seat"] for p in guests] == [0] and guests[0]["display_name"] == "小明"
+    assert [p["seat"] for p in guests] == [0] and guests[0]["display_name"] == "雨天的访客"
     assert all(p["is_official"] for p in snap["players"] if p["seat"] != 0)
     await _play_to_the_end(page, api, match_id, reload_once=True)
     await _check_recap(page, api, match_id)
     await _again(page, api, match_id)
-    board = await api.get("/api/agents/leaderboard")
-    assert "小明" not in board.text, "a guest is on no leaderboard"
+    board = await api.get("/api/agents")
+    assert board.status_code == 200 and len(board.json()) > 0
+    assert guests[0]["name"] not in board.text and "雨天的访客" not in board.text, "a guest is on no leaderboard"
 
 
 async def test_the_same_on_a_phone(server: Server, api: httpx.AsyncClient, phone: Watched) -> None:
@@ -116,6 +117,12 @@ async def test_the_same_on_a_phone(server: Server, api: httpx.AsyncClient, phone
     await _check_recap(page, api, match_id)
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the finished page is {width}px wide"
+    await page.get_by_test_id("play-tune").click()  # 调难度: back to the form, the last choices filled in
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+    await expect(page.get_by_test_id("play-choice-pace-quick")).to_be_checked()
+    await expect(page.get_by_test_id("play-name")).to_have_value("phone-guest")
+    await page.go_back()
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
     await _again(page, api, match_id)
 
 
@@ -167,5 +174,20 @@ async def test_a_guest_joins_an_agents_room_through_the_invite_link(server: Serv
     await expect(page.locator("#you")).to_have_attribute("data-action", "wait_for_vote_resolution", timeout=SOON)
     events = await table.events(1)
     assert any(e["type"] == "vote_cast" and e["seat"] == 3 and e["target_seat"] == 0 for e in events)
-    board = await api.get("/api/agents/leaderboard")
+    board = await api.get("/api/agents")
     assert "路人甲" not in board.text
+    await page.goto(f"{server.base_url}/")
+    room = page.locator(f'.room[data-match="{table.match_id}"]')
+    await expect(room.locator('[data-human="guest"]')).to_contain_text("路人甲")  # the lobby marks a person's seat
+
+
+async def test_the_form_in_english(server: Server, watched: Watched) -> None:
+    page = watched.page
+    await page.goto(f"{server.base_url}/?lang=en")
+    await expect(page.get_by_test_id("play-start")).to_have_text("Play now")
+    await page.get_by_test_id("play-start").click()
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+    await expect(page.locator('fieldset[data-choice="pace"] legend')).to_have_text("Pace")
+    await expect(page.get_by_test_id("play-choice-pace-hell").locator("xpath=..")).to_contain_text("Hell")
+    await expect(page.get_by_test_id("play-choice-category")).to_contain_text("Random mix")
+    await expect(page.get_by_test_id("play-form-submit")).to_have_text("Start")
