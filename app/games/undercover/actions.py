@@ -16,6 +16,8 @@ from app.games.base import GameError
 from app.games.undercover.commands import (
     Command,
     Concede,
+    Debate,
+    DebatePass,
     GuessWord,
     LastWords,
     Skip,
@@ -83,6 +85,21 @@ class GuessWordAction(_Action):
     word: StrictStr = Field(description="the civilians' word")
 
 
+class DebateAction(_Action):
+    """Post a debate message (extension: only with `config.debate_rounds` ≥ 1; next_action `debate`)."""
+
+    type: Literal["debate"]
+    text: StrictStr = Field(description="at most 120 characters (longer → 422 `text_too_long`), at most 2 per seat "
+                                        "and debate round (→ 409 `debate_turn_over`); the same own-word and "
+                                        "instruction rules as a speech")
+
+
+class DebatePassAction(_Action):
+    """Nothing (more) to say in this debate round (extension: only with `config.debate_rounds` ≥ 1)."""
+
+    type: Literal["debate_pass"]
+
+
 class ConcedeAction(_Action):
     """Leave the match now; your role is revealed (the same as `POST /concede`)."""
 
@@ -96,6 +113,8 @@ ACTIONS: MappingProxyType[str, type[_Action]] = MappingProxyType({
     "whisper": WhisperAction,
     "last_words": LastWordsAction,
     "guess_word": GuessWordAction,
+    "debate": DebateAction,
+    "debate_pass": DebatePassAction,
     "concede": ConcedeAction,
 })
 
@@ -130,4 +149,8 @@ def _command(body: _Action, seat: int) -> Command:
         return GuessWord(seat=seat, word=body.word)
     if isinstance(body, SkipAction):
         return Skip(seat=seat)
+    if isinstance(body, DebateAction):
+        return Debate(seat=seat, text=body.text)
+    if isinstance(body, DebatePassAction):
+        return DebatePass(seat=seat)
     return Concede(seat=seat)

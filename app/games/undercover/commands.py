@@ -22,6 +22,8 @@ __all__ = [
     "Abort",
     "Command",
     "Concede",
+    "Debate",
+    "DebatePass",
     "GuessWord",
     "Join",
     "LastWords",
@@ -69,6 +71,21 @@ class LastWords(GameCommand):
     text: str
 
 
+class Debate(GameCommand):
+    """A living seat posts a debate message (`debate_round_N`, only with `debate_rounds` ≥ 1)."""
+
+    type: Literal["debate"] = "debate"
+    seat: int
+    text: str
+
+
+class DebatePass(GameCommand):
+    """A living seat has nothing (more) to say in this debate round."""
+
+    type: Literal["debate_pass"] = "debate_pass"
+    seat: int
+
+
 class GuessWord(GameCommand):
     """A blank just voted out guesses the civilians' word."""
 
@@ -82,6 +99,7 @@ class GuessWord(GameCommand):
 
 
 Command = Annotated[
-    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Concede | Abort | Timeout | TakeOver,
+    Join | Speak | Skip | Vote | Whisper | LastWords | GuessWord | Debate | DebatePass | Concede | Abort | Timeout
+    | TakeOver,
     Field(discriminator="type"),
 ]

@@ -16,18 +16,51 @@ Bounds chosen where the spec is silent:
 - `takeover_after_timeouts` (null = off): after that many timeouts in a row of one seat the official bot
   plays it to the end (the services do it; the rules mark the seat, `take_over`).
 - Unknown keys are refused; every error names the first bad field.
+
+Table extensions (issue 17; all off by default, and a default config's `model_dump()` does not even
+name them, so default matches and their golden transcripts are unchanged):
+
+- `host` `"off"` (default) | `"plain"` | `"chaos"`: after each speaking round (after the debate, when
+  there is one, before the vote opens) a public `host_commentary` event with a short summary and a
+  suspicion ranking over public information only. `"chaos"` may steer suspicion toward an innocent seat
+  and says so (`may_mislead: true`).
+- `debate_rounds` 0 (default) – 2: after each round's speeches, that many debate rounds (phase
+  `debate_round_N`) where every living seat may post up to `DEBATE_MAX_MESSAGES` (2) messages of at most
+  `DEBATE_MAX_CHARS` (120) characters (`debate`) or pass (`debate_pass`); a debate round ends when every
+  living seat has passed or used its messages, or at its deadline.
+- `debate_timeout` 10–600 s (default 90): the deadline of one debate round.
+- `recap` (default false): the finished result carries a `recap` (acting scores, 本场最佳, 翻车现场, a
+  highlight per seat). Always on when `host` is not `"off"` or `debate_rounds` ≥ 1.
 """
 
 from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SerializationInfo,
+    SerializerFunctionWrapHandler,
+    ValidationError,
+    model_serializer,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from app.games.base import GameError
 
 TieBreak = Literal["random", "revote", "noop_then_random"]
+Host = Literal["off", "plain", "chaos"]
+
+DEBATE_MAX_MESSAGES = 2
+"""Messages one seat may post in one debate round."""
+DEBATE_MAX_CHARS = 120
+"""Characters (after trimming) of one debate message."""
+
+# The table extensions and their defaults: left out of `model_dump()` while at the default.
+EXTENSION_DEFAULTS: dict[str, Any] = {"host": "off", "debate_rounds": 0, "debate_timeout": 90, "recap": False}
 
 
 def _bad(field: str, message: str) -> PydanticCustomError:
@@ -54,6 +87,23 @@ class UndercoverConfig(BaseModel):
     blank_guess: bool = False
     compete_mode: bool = False
     takeover_after_timeouts: int | None = Field(None, ge=1, le=20)
+    host: Host = "off"
+    debate_rounds: int = Field(0, ge=0, le=2)
+    debate_timeout: int = Field(90, ge=10, le=600)
+    recap: bool = False
+
+    @property
+    def table_extensions(self) -> bool:
+        """True when the room asked for the host, a debate or the recap."""
+        return self.host != "off" or self.debate_rounds > 0 or self.recap
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        for key, default in EXTENSION_DEFAULTS.items():
+            if data.get(key, default) == default:
+                data.pop(key, None)
+        return data
 
     @model_validator(mode="before")
     @classmethod

@@ -9,10 +9,13 @@ and every guess:
   blanks count with the undercovers and share their win;
 - round `max_rounds` resolved with no winner → `undercover` (`max_rounds_reached`);
 - a blank voted out who names the civilians' word → `blank` alone (`blank_guessed_word`).
+
+In a room with a table extension the result also carries `recap` (`recap`).
 """
 
 from __future__ import annotations
 
+from app.games.undercover import recap
 from app.games.undercover.state import MatchState
 from app.games.undercover.step import Step
 
@@ -75,6 +78,8 @@ def _close(step: Step, camp: str, reason: str, winners: list[int], losers: list[
         "summary": _summary(state, reason, winners),
         "wordpair": state.wordpair.model_dump(),
     }
+    if state.config.table_extensions:
+        state.result["recap"] = recap.recap(step, winners)
     step.emit("match_finished", "public", **state.result)
 
 

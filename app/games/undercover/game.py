@@ -33,12 +33,18 @@ class UndercoverSnapshot(BaseModel):
     pk_candidates: list[int] | None = Field(default=None, description="the tied seats of a PK round (else [])")
     wordpair: dict[str, str] | None = Field(
         default=None, description="god views only (spectators; everyone after the end): `{civilian, undercover}`")
+    debate_round: int | None = Field(
+        default=None, description="extension, only during a `debate_round_N`: which debate round (1…debate_rounds)")
+    debate_rounds: int | None = Field(
+        default=None, description="extension, only during a `debate_round_N`: the room's `config.debate_rounds`")
 
 
 ERRORS: Mapping[str, ErrorSpec] = MappingProxyType({
     "speech_contains_secret_word": ErrorSpec(422, "the text contains your own word"),
     "speech_looks_like_instruction": ErrorSpec(
         422, "the text imitates the server, the host or a system message (refused in compete_mode rooms)"),
+    "debate_not_enabled": ErrorSpec(403, "this room has no debate (config.debate_rounds is 0)"),
+    "debate_turn_over": ErrorSpec(409, "you have passed or used your messages in this debate round"),
 })
 
 
@@ -98,7 +104,7 @@ class UndercoverGame:
         return None if pair is None else wordpair_key(pair.civilian, pair.undercover)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
-        """speak, skip, vote, whisper, last_words, guess_word or concede (`actions.ACTIONS`)."""
+        """speak, skip, vote, whisper, last_words, guess_word, debate, debate_pass or concede (`actions.ACTIONS`)."""
         return parse_action(dict(raw), seat)
 
     def concede(self, seat: int) -> Concede:

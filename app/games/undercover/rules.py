@@ -15,11 +15,13 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.games.common.dispatch import handler_for, is_noop
-from app.games.undercover import concede, lobby, reveal, speaking, takeover, voting, whisper
+from app.games.undercover import concede, debate, lobby, reveal, speaking, table, takeover, voting, whisper
 from app.games.undercover.commands import (
     Abort,
     Command,
     Concede,
+    Debate,
+    DebatePass,
     GuessWord,
     Join,
     LastWords,
@@ -32,7 +34,17 @@ from app.games.undercover.commands import (
 )
 from app.games.undercover.state import MatchState, TimerKind
 from app.games.undercover.step import Outcome, Step
-from app.games.undercover.transitions import PkConceded, PkRound, Reveal, SeatLeft, SpeakRound, Transition, VoteRound
+from app.games.undercover.transitions import (
+    DebateRound,
+    PkConceded,
+    PkRound,
+    Reveal,
+    SeatLeft,
+    SpeakRound,
+    SpeechesDone,
+    Transition,
+    VoteRound,
+)
 
 new_match = lobby.new_match
 
@@ -49,6 +61,8 @@ _HANDLERS: dict[type, Handler] = {
     Concede: concede.concede,
     Whisper: whisper.whisper,
     TakeOver: takeover.take_over,
+    Debate: debate.debate,
+    DebatePass: debate.debate_pass,
 }
 
 _TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
@@ -57,11 +71,13 @@ _TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
     "vote_warning": voting.on_warning,
     "vote_expire": voting.on_expire,
     "reveal_expire": reveal.on_expire,
+    "debate_expire": debate.on_expire,
 }
 
 _AFTER_CONCEDE: dict[str, Callable[[Step, int], Transition]] = {
     "speak": speaking.after_concede,
     "vote": voting.after_concede,
+    "debate": debate.after_concede,
 }
 
 
@@ -73,6 +89,8 @@ def _seat_left(step: Step, left: SeatLeft) -> Transition:
 _OPENERS: dict[type, Handler] = {
     SpeakRound: speaking.open_round,
     PkRound: speaking.open_pk,
+    SpeechesDone: debate.after_speeches,
+    DebateRound: debate.open_debate,
     VoteRound: voting.open_vote,
     PkConceded: voting.end_pk_by_concession,
     Reveal: reveal.open_reveal,
@@ -98,4 +116,5 @@ def apply(state: MatchState, command: Command, *, now: float,
         nxt = handler_for(_HANDLERS, command)(step, command)
     while nxt is not None:
         nxt = _OPENERS[type(nxt)](step, nxt)
+    table.sync(step)
     return Outcome(step.state, step.events)

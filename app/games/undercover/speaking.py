@@ -14,7 +14,7 @@ from app.games.undercover.commands import Skip, Speak
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState, Player
 from app.games.undercover.step import Step
-from app.games.undercover.transitions import PkConceded, PkRound, SpeakRound, Transition, VoteRound
+from app.games.undercover.transitions import PkConceded, PkRound, SpeakRound, SpeechesDone, Transition
 
 
 def round_order(state: MatchState) -> list[int]:
@@ -93,14 +93,14 @@ def on_expire(step: Step) -> Transition:
 
 
 def advance(step: Step) -> Transition:
-    """Give the floor to the next living seat in order, or open the vote."""
+    """Give the floor to the next living seat in order, or end the speeches (then the vote opens)."""
     state = step.state
     order = state.speaking_order
     assert state.current_speaker_seat is not None
     rest = order[order.index(state.current_speaker_seat) + 1:]
     nxt = next((seat for seat in rest if state.players[seat].alive), None)
     if nxt is None:
-        return VoteRound()
+        return SpeechesDone()
     state.current_speaker_seat = nxt
     step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
     _announce_turn(step)

@@ -18,7 +18,8 @@ from app.games.undercover.config import UndercoverConfig
 
 Role = Literal["civilian", "undercover", "blank"]
 Status = MatchStatus
-TimerKind = Literal["speak_warning", "speak_expire", "vote_warning", "vote_expire", "reveal_expire"]
+TimerKind = Literal["speak_warning", "speak_expire", "vote_warning", "vote_expire", "reveal_expire",
+                    "debate_expire"]
 RevealKind = Literal["guess_word", "last_words"]
 
 
@@ -59,6 +60,45 @@ class RevealAction(BaseModel):
     kind: RevealKind
 
 
+class SpokenTurn(BaseModel):
+    """A speaking turn as the record keeps it (`text` None: skipped or timed out)."""
+
+    seat: int
+    round: int
+    text: str | None
+    pk: bool = False
+    timeout: bool = False
+
+
+class CastVote(BaseModel):
+    """A vote as the record keeps it."""
+
+    seat: int
+    round: int
+    target: int
+    pk: bool = False
+
+
+class Record(BaseModel):
+    """The public facts the host and the recap read, folded from the events as the match runs (`table`).
+
+    Kept only in rooms with a table extension (`config.table_extensions`); a default room has none.
+    """
+
+    speeches: list[SpokenTurn] = Field(default_factory=list)
+    votes: list[CastVote] = Field(default_factory=list)
+    abstained: dict[int, int] = Field(default_factory=dict)  # seat → votes it let run out
+    debate_posts: dict[int, int] = Field(default_factory=dict)  # seat → debate messages in the match
+    addressed: dict[int, int] = Field(default_factory=dict)  # seat → debate messages that named it
+    guesses: dict[int, bool] = Field(default_factory=dict)  # blank seat → its guess was right
+    steered: dict[int, int] = Field(default_factory=dict)  # round → the seat the chaos host pushed to the top
+    folded: int = 0  # the last seq folded in
+
+
+def _unset(value: object) -> bool:
+    return not value
+
+
 class MatchState(BaseModel):
     """Everything the rules need to continue a match; JSON in, JSON out."""
 
@@ -84,6 +124,11 @@ class MatchState(BaseModel):
     timer_tokens: int = 0
     result: dict[str, Any] | None = None
     whisper_count: int = 0
+    # Table extensions (issue 17): left out of the dump while unused, so a default room's state is unchanged.
+    debate_index: int = Field(0, exclude_if=_unset)
+    debate_posts: dict[int, int] = Field(default_factory=dict, exclude_if=_unset)
+    debate_done: list[int] = Field(default_factory=list, exclude_if=_unset)
+    record: Record | None = Field(None, exclude_if=lambda value: value is None)
 
     @property
     def stage(self) -> str:

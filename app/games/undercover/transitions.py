@@ -25,6 +25,19 @@ class PkRound:
 
 
 @dataclass(frozen=True)
+class SpeechesDone:
+    """Every speaker of the phase has had the floor: the host's commentary and the debate (when the room
+    asked for them), then the vote."""
+
+
+@dataclass(frozen=True)
+class DebateRound:
+    """Open debate round `index` (1…`debate_rounds`) of the current round: `debate_round_N`."""
+
+    index: int
+
+
+@dataclass(frozen=True)
 class VoteRound:
     """Open `vote_round_N` for the current round (a PK's vote when the PK is on)."""
 
@@ -48,4 +61,5 @@ class SeatLeft:
     seat: int
 
 
-Transition = SpeakRound | PkRound | VoteRound | PkConceded | Reveal | SeatLeft | None
+Transition = (SpeakRound | PkRound | SpeechesDone | DebateRound | VoteRound | PkConceded | Reveal | SeatLeft
+              | None)

@@ -2,7 +2,8 @@
 
 `next_action` (spec §2.4.2) is extended with `last_words` and `guess_word` for a seat that
 has that pending reveal action — only in rooms whose config turns `last_words` / `blank_guess`
-on; a waiting room answers `wait_for_next_phase`.
+on — and with `debate` for a living seat not done in a `debate_round_N` (only with `debate_rounds`);
+a waiting room, and a seat done debating, answer `wait_for_next_phase`.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from app.games.common import voting as tally
 from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.state import MatchState
 
-ACTING = frozenset({"speak", "vote", "last_words", "guess_word"})
+ACTING = frozenset({"speak", "vote", "last_words", "guess_word", "debate"})
 
 
 def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
@@ -65,6 +66,8 @@ def next_action(state: MatchState, seat: int) -> str:
         return "eliminated"
     if state.stage == "speak":
         return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
+    if state.stage == "debate":
+        return "debate" if seat not in state.debate_done else "wait_for_next_phase"
     if state.stage == "vote":
         can_vote = seat in tally.voters(state) and seat not in state.votes
         return "vote" if can_vote else "wait_for_vote_resolution"
@@ -80,7 +83,15 @@ def public_fields(state: MatchState) -> dict[str, Any]:
         "alive_count": len(state.living_seats()),
         "pk_candidates": list(state.pk_candidates),
         "result": state.result,
+        **_debate_fields(state),
     }
+
+
+def _debate_fields(state: MatchState) -> dict[str, Any]:
+    """During a debate (extension): which debate round of how many."""
+    if state.stage != "debate":
+        return {}
+    return {"debate_round": state.debate_index, "debate_rounds": state.config.debate_rounds}
 
 
 def role_set(state: MatchState, seat: int) -> frozenset[str]:

@@ -13,13 +13,11 @@ from functools import lru_cache
 from app.games.undercover.brain.personas import SITUATION, VOICES, VOTE_COMMON
 from app.games.undercover.checks import gloss_of
 from app.games.undercover.leak import leaks
+from app.games.undercover.reading import STOP
 from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import Word, default_library
 
 MAX_TEXT = 500
-# Function characters that say nothing about a word; they are ignored when texts are compared.
-STOP = frozenset("的了我是一个这那就说很有在不都吧呢啊和也它他她们你大家吗呀哦嗯么之其且而与及或把被让给对于"
-                 "吗嘛哈呃诶唔咦哎嘿哼啦咧号前面后点觉得想要会能到过还再又才只太真")
 
 
 def own_clues(word: str | None) -> tuple[str, ...]:

@@ -6,7 +6,6 @@ weights are in `weights`.
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Callable
 from statistics import mean
 
@@ -27,6 +26,8 @@ from app.games.undercover.brain.weights import (
     VOTED_OUT_MY_SIDE,
     VOTED_OUT_OTHER_SIDE,
 )
+from app.games.undercover.reading import copycat_shares
+from app.games.undercover.reading import outlier as public_outlier
 from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import Word
 
@@ -84,26 +85,13 @@ def _fit_or_category(text: str, clues: tuple[str, ...], tag: str) -> float:
 
 def _copycats(ctx: Context) -> dict[int, float]:
     """Share of each seat's speeches that only repeat phrases other seats said first (or say nothing)."""
-    first_said: dict[str, int] = {}
-    hits: Counter[int] = Counter()
-    totals: Counter[int] = Counter()
-    for speech in ctx.speeches:
-        if not speech.text:
-            continue
-        phrases = phrases_of(speech.text)
-        totals[speech.seat] += 1
-        if not any(first_said.setdefault(p, speech.seat) == speech.seat for p in phrases):
-            hits[speech.seat] += 1
-    return {seat: hits[seat] / totals[seat] for seat in totals}
+    return copycat_shares(((s.seat, s.text) for s in ctx.speeches), phrases_of)
 
 
 def outlier(ctx: Context, seat: int) -> float:
-    """1 − how much the seat's speeches overlap the rest of the table's."""
+    """1 − how much the seat's speeches overlap the rest of the table's (`reading.outlier`)."""
     others = [text for s, text in ctx.others_texts() if s != seat]
-    own = [s.text for s in ctx.speeches_of(seat) if s.text]
-    if not own or not others:
-        return NEUTRAL
-    return 1.0 - mean(max(overlap(text, o) for o in others) for text in own)
+    return public_outlier([s.text for s in ctx.speeches_of(seat) if s.text], others, overlap)
 
 
 def _revealed_likeness(ctx: Context, seat: int) -> float:
