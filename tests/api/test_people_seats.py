@@ -200,12 +200,14 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
     assert (config["n_players"], config["n_undercover"], config["max_rounds"], config["wordpair_tag"]) == (
         4, 1, 2, "食物")
     assert (config["speak_timeout"], config["vote_timeout"], config["last_words"]) == (45, 30, True)
+    assert (config["host"], config.get("debate_rounds", 0), config["recap"]) == ("chaos", 0, True)
     assert body["seat"] == 0 and body["match_url"].endswith(body["match_id"]) and body["seats_open"] == 3
     listed = (await client.get("/api/matches", params={"fill_now": "true"})).json()["matches"]
     assert [m["match_id"] for m in listed] == [body["match_id"]] and listed[0]["players"][0]["is_guest"]
     assert (await client.get("/api/matches", params={"fill_now": "false"})).json()["count"] == 0
     hell = (await client.post("/api/play", json={"name": "x", "choices": {"pace": "hell"}})).json()["config"]
     assert (hell["n_players"], hell["n_undercover"], hell["max_rounds"]) == (6, 2, 4)
+    assert (hell["host"], hell["debate_rounds"], hell["debate_timeout"]) == ("plain", 2, 45)
 
     for choices, field in (({"pace": "slow"}, "choices.pace"), ({"category": "不存在"}, "choices.category"),
                            ({"virtual_players": 6}, "choices.virtual_players"), ({"colour": 1}, "choices.colour")):
