@@ -172,7 +172,7 @@ class LobbyFiller:
 
     def busy(self) -> dict[str, str]:
         """Handle → match of every bot agent sitting at a table."""
-        return {a.handle: a.match_id for a in self.agents if a.match_id}
+        return {a.handle: a.match_id for a in self.agents if a.match_id and a.handle in self._players}
 
     # ------------------------------------------------------------------ the loop
 
@@ -206,8 +206,11 @@ class LobbyFiller:
         """Pause `poll_interval`, or less: until a room to fill at once is announced after `seen`."""
         if self.wake is None:
             await self._pause(self.poll_interval)
-        else:
-            await self.wake.wait(seen, self.poll_interval)
+            return
+        began = time.monotonic()
+        if await self.wake.wait(seen, self.poll_interval) <= seen:
+            # Nothing new: either the interval passed, or the server is draining and answers every wait at once.
+            await self._pause(self.poll_interval - (time.monotonic() - began))
 
     async def _register_all(self) -> None:
         for agent in self.agents:
