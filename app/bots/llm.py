@@ -64,7 +64,7 @@ class LLMBrain:
     async def improve(self, snapshot: dict[str, Any], persona: Persona, fallback: dict[str, Any] | None,
                       budget: float | None = None) -> dict[str, Any] | None:
         """The LLM's version of `fallback` (a speak, vote or last_words body), or `fallback` itself."""
-        if fallback is None or fallback.get("type") not in ("speak", "vote", "last_words"):
+        if fallback is None or fallback.get("type") not in ("speak", "vote", "last_words", "debate"):
             return fallback
         limit = self.timeout if budget is None else min(self.timeout, budget)
         if limit <= 0:
@@ -73,7 +73,8 @@ class LLMBrain:
         kind = str(fallback["type"])
         try:
             ctx = context_from_snapshot(snapshot)
-            answer = await asyncio.wait_for(self._chat(messages(ctx, persona, kind)), timeout=limit)
+            chat = messages(ctx, persona, kind, challenge=debate_challenge(snapshot, ctx))
+            answer = await asyncio.wait_for(self._chat(chat), timeout=limit)
             action = parse_answer(kind, answer, ctx)
         except TimeoutError:
             self.stats["timeout"] += 1
@@ -114,10 +115,11 @@ LAST_WORDS_TONE = {"adai": "委屈/困惑", "linglong": "淡定/高深", "laotie
 JSON_TEXT = '只输出 JSON：{"text": "你的发言"}'
 
 
-def messages(ctx: Context, persona: Persona, kind: str) -> list[dict[str, str]]:
+def messages(ctx: Context, persona: Persona, kind: str, *, challenge: str | None = None) -> list[dict[str, str]]:
     """The chat for one decision, in seed 000's prompts: the description prompt for a speech (its debate
-    prompt when another seat has just addressed this one), the last-words prompt, and a vote prompt; each
-    asks for JSON."""
+    prompt when another seat has just addressed this one), the debate-reply prompt for a debate message
+    (`challenge`: the message that named this seat), the last-words prompt, and a vote prompt; each asks
+    for JSON."""
     system = (f"你在玩“谁是卧底”。你的人设是{persona.display_name}，说话风格：{persona.style}；"
               f"投票倾向：{persona.tendency}。只用中文，只输出要求的 JSON。")
     lines = [f"你是{ctx.seat}号，现在第{ctx.round}轮，场上存活：{'、'.join(f'{s}号' for s in ctx.alive)}。"]
@@ -134,6 +136,12 @@ def messages(ctx: Context, persona: Persona, kind: str) -> list[dict[str, str]]:
             lines.append(f"用户说：{seat}号：{text}\n请生成你的回应（1-2句话），符合你的性格模板和身份立场，"
                          "并在其中完成你的描述。")
         lines.append("不要重复你说过的话，不超过60个字。" + JSON_TEXT)
+    elif kind == "debate":
+        if challenge is not None:
+            lines.append(f"用户说：{challenge}\n请生成你的回应（1-2句话），符合你的性格模板和身份立场。")
+        else:
+            lines.append("现在是自由讨论时间：用一句话质疑你最怀疑的人，或为自己辩护，符合你的性格模板和身份立场。")
+        lines.append("不能说出你的词，不超过60个字。" + JSON_TEXT)
     elif kind == "vote":
         targets = "、".join(str(s) for s in ctx.eligible_targets())
         lines.append(f"轮到你投票指认卧底，只能投这些座位：{targets}。理由只能说真实发生的事（不要编造别人的话或票数）。"
@@ -169,6 +177,16 @@ def addressed_by(ctx: Context) -> tuple[int, str] | None:
         if speech.seat != ctx.seat and speech.text and mark in speech.text:
             return speech.seat, speech.text
     return None
+
+
+def debate_challenge(snapshot: dict[str, Any], ctx: Context) -> str | None:
+    """The latest debate message of this round that names this seat ("N号：text"), if any."""
+    found = None
+    for event in snapshot.get("public_log") or []:
+        if (event.get("type") == "debate_posted" and event.get("round") == ctx.round
+                and ctx.seat in (event.get("addressed_seats") or []) and event.get("seat") != ctx.seat):
+            found = f"{event.get('seat')}号：{event.get('text')}"
+    return found
 
 
 def passes_server_checks(text: str, word: str | None) -> bool:

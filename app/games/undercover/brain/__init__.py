@@ -5,6 +5,7 @@
 - `suspicion`: how likely each other seat holds another word, and which library word the room describes.
 - `voting`: the suspicion score per eligible seat, bent by the persona's `Voting` tendency.
 - `eliminated`: last words in persona; a blank voted out guesses the word the speeches fit best.
+- `debating`: the opt-in debate — answer a challenge in persona, else speak up once or pass.
 - `weights`: every tuning number, named; `phrasing`: template filling shared by all of them.
 """
 
@@ -14,6 +15,7 @@ import random
 from typing import Any
 
 from app.games.undercover.brain.context import context_from_snapshot
+from app.games.undercover.brain.debating import debate_action
 from app.games.undercover.brain.eliminated import compose_last_words, guess_word
 from app.games.undercover.brain.personas import voice
 from app.games.undercover.brain.speaking import compose_speech
@@ -24,6 +26,7 @@ __all__ = [
     "choose_vote",
     "compose_last_words",
     "compose_speech",
+    "debate_action",
     "decide",
     "guess_word",
     "rank_targets",
@@ -59,4 +62,6 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
         return {"type": "last_words", "text": compose_last_words(ctx, style, rng)}
     if action == "guess_word":
         return {"type": "guess_word", "word": guess_word(ctx, rng)}
+    if action == "debate":
+        return debate_action(snapshot, ctx, style, rng)
     return None
