@@ -236,3 +236,20 @@ async def test_quick_start_refuses_when_the_bot_pool_is_exhausted(small_pool: ht
     assert (body["detail"]["capacity"], body["detail"]["busy"], body["detail"]["needed"]) == (6, 5, 3)
     assert "all 6 official bots" in body["message"]
     assert (await small_pool.get("/api/matches")).json()["count"] == 1
+
+
+async def test_quick_start_as_an_owner_or_an_agent(client: httpx.AsyncClient) -> None:
+    cookie, agent = await _owner_with_agent(client, "iris")
+    session = {"Cookie": f"wodi_session={cookie}"}
+    assert_error(await client.post("/api/play", json={}, headers=session), 403, "cross_origin")
+    mine = await client.post("/api/play", json={"choices": {"virtual_players": 3}}, headers={**session, **ORIGIN})
+    assert mine.status_code == 201, mine.text
+    snap = (await client.get(f"/api/matches/{mine.json()['match_id']}",
+                             headers={"X-Play-Token": mine.json()["play_token"]})).json()
+    assert snap["players"][0]["is_human"] and snap["players"][0]["name"] == "human_iris"
+    again = await client.post("/api/play", json={}, headers={**session, **ORIGIN})
+    assert assert_error(again, 409, "already_in_match")["detail"]["match_id"] == mine.json()["match_id"]
+    theirs = await client.post("/api/play", json={"name": "ignored"}, headers=bearer(agent["api_key"]))
+    assert theirs.status_code == 201, theirs.text
+    row = (await client.get(f"/api/matches/{theirs.json()['match_id']}")).json()["players"][0]
+    assert row["name"] == agent["name"] and not row["is_guest"] and not row["is_human"]
