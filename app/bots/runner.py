@@ -178,6 +178,7 @@ class LobbyFiller:
 
     async def _run(self) -> None:
         backoff = 0.25  # the first attempt in-process may come before the server listens: retry soon
+        woken, last_full = False, 0.0
         while not self._stopping.is_set():
             try:
                 if not self._registered:
@@ -186,9 +187,13 @@ class LobbyFiller:
                     self._registered = True
                     self._top_up()
                 seen = self.wake.latest() if self.wake is not None else 0
-                await self.fill_once()
+                # Woken early for a room to fill at once: the aged rooms wait for their regular pass (at most
+                # `poll_interval` apart however often the filler is woken).
+                regular = not woken or time.monotonic() - last_full >= self.poll_interval
+                last_full = time.monotonic() if regular else last_full
+                await self.fill_once(urgent_only=not regular)
                 backoff = 0.25
-                await self._until_woken(seen)
+                woken = await self._until_woken(seen)
             except RegistrationRefused as exc:
                 log.error("lobby filler: %s; official bots stay off", exc)
                 return
@@ -202,15 +207,17 @@ class LobbyFiller:
             async with asyncio.timeout(seconds):
                 await self._stopping.wait()
 
-    async def _until_woken(self, seen: int) -> None:
-        """Pause `poll_interval`, or less: until a room to fill at once is announced after `seen`."""
+    async def _until_woken(self, seen: int) -> bool:
+        """Pause `poll_interval`, or less: until a room to fill at once is announced after `seen` (then True)."""
         if self.wake is None:
             await self._pause(self.poll_interval)
-            return
+            return False
         began = time.monotonic()
-        if await self.wake.wait(seen, self.poll_interval) <= seen:
-            # Nothing new: either the interval passed, or the server is draining and answers every wait at once.
-            await self._pause(self.poll_interval - (time.monotonic() - began))
+        if await self.wake.wait(seen, self.poll_interval) > seen:
+            return True
+        # Nothing new: either the interval passed, or the server is draining and answers every wait at once.
+        await self._pause(self.poll_interval - (time.monotonic() - began))
+        return False
 
     async def _register_all(self) -> None:
         for agent in self.agents:
@@ -227,10 +234,10 @@ class LobbyFiller:
                 log.info("%s: back to %s (%s)", agent.handle, active["match_id"], active["status"])
                 self._seat(agent, str(active["match_id"]))
 
-    async def fill_once(self) -> int:
+    async def fill_once(self, *, urgent_only: bool = False) -> int:
         """One pass over the waiting rooms: every room to fill at once gets a task of its own (started here, not
-        awaited, so a room opened meanwhile never waits behind them), then the rooms that have waited `fill_after`
-        are filled in turn; returns how many seats bots took in the latter."""
+        awaited, so a room opened meanwhile never waits behind them), then — unless `urgent_only` — the rooms that
+        have waited `fill_after` are filled in turn; returns how many seats bots took in the latter."""
         playable = brains()
         for room in await self._waiting({"fill_now": "true"}):
             match_id = str(room["match_id"])
@@ -238,7 +245,7 @@ class LobbyFiller:
                 self._filling[match_id] = asyncio.create_task(self._fill_urgent(room), name=f"wodi-fill-{match_id}")
         taken = 0
         now = time.time()
-        for room in await self._waiting({"fill_now": "false"}):
+        for room in [] if urgent_only else await self._waiting({"fill_now": "false"}):
             if now - _timestamp(room["created_at"]) < self.fill_after:
                 break  # oldest first: every later room is younger still
             if room.get("seats_open", 0) > 0 and room.get("game") in playable:
