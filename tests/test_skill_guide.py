@@ -367,6 +367,28 @@ async def finished(client: httpx.AsyncClient, block: Block) -> Values:
     return seat_values(table, (undercover + 1) % table.n)
 
 
+async def debating(client: httpx.AsyncClient, block: Block) -> Values:
+    """A debate room (`debate_rounds: 1`) after the speeches: $KEY (seat 0) may debate or pass."""
+    table = await started(client, debate_rounds=1, debate_timeout=600)
+    for _ in range(table.n + 1):
+        snap = await table.snap(0)
+        if snap["phase"].startswith("debate_round"):
+            break
+        response = await table.act(snap["current_speaker_seat"], {"type": "skip"})
+        assert response.status_code == 200, response.text
+    assert (await table.snap(0))["you"]["next_action"] == "debate"
+    return seat_values(table, 0)
+
+
+async def debated(client: httpx.AsyncClient, block: Block) -> Values:
+    """In a debate round, $KEY has passed already."""
+    values = await debating(client, block)
+    response = await client.post(f"/api/matches/{values['MATCH']}/action", headers=bearer(values["KEY"]),
+                                 json={"type": "debate_pass"})
+    assert response.status_code == 200, response.text
+    return values
+
+
 async def key_used_for_a_speech(client: httpx.AsyncClient, block: Block) -> Values:
     """$KEY's speech went through with the block's Idempotency-Key; the block sends another body with it."""
     values = await my_turn(client, block)
@@ -397,6 +419,8 @@ SUCCESS_SETUPS: dict[tuple[str, str, str | None], Setup] = {
     ("POST", "/api/matches/$MATCH/action", "last_words"): voted_out_civilian,
     ("POST", "/api/matches/$MATCH/action", "guess_word"): voted_out_blank,
     ("POST", "/api/matches/$MATCH/action", "whisper"): undercover_with_fellow,
+    ("POST", "/api/matches/$MATCH/action", "debate"): debating,
+    ("POST", "/api/matches/$MATCH/action", "debate_pass"): debating,
     ("POST", "/api/matches/$MATCH/concede", None): living_civilian,
     ("POST", "/api/matches/$MATCH/abort", None): host_of_waiting_room,
 }
@@ -411,6 +435,8 @@ ERROR_SETUPS: dict[str, Setup] = {
     "already_voted": voted,
     "invalid_target": my_vote,
     "whisper_not_enabled": my_turn,
+    "debate_not_enabled": my_turn,
+    "debate_turn_over": debated,
     "whisper_target_not_fellow": civilian_with_whispers,
     "bad_request": my_turn,
     "you_are_eliminated": eliminated,

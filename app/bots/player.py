@@ -169,6 +169,8 @@ def _plain(body: dict[str, Any]) -> dict[str, Any]:
         return {"type": "last_words", "text": "……"}
     if kind == "vote":
         return {"type": "vote", "target_seat": body["target_seat"]}
+    if kind == "debate":
+        return {"type": "debate_pass"}
     return body
 
 

@@ -134,6 +134,9 @@ def _moves(state: Any, seat: int, rng: random.Random) -> list[dict[str, Any]]:
         moves = [{"type": "vote", "target_seat": rng.choice(pool)}]
     elif action == "last_words":
         moves = [{"type": "last_words", "text": "bye"}]
+    elif action == "debate":
+        moves = [{"type": "debate", "text": f"{rng.choice(alive or [seat])}号 clue {rng.randint(0, 99)}"},
+                 {"type": "debate_pass"}]
     elif action == "guess_word":
         # A wrong guess is public text the player chose; guessing the other secret word would be the player's leak.
         moves = [{"type": "guess_word", "word": rng.choice([state.wordpair.civilian, "不知道"])}]
@@ -151,7 +154,10 @@ def play(rng: random.Random) -> int:
     config = GAME.parse_config({"n_players": n, "n_undercover": n_undercover, "n_blank": n_blank,
                                 "last_words": True, "blank_guess": True,
                                 "allow_whisper": rng.random() < 0.5, "tie_break": rng.choice(
-                                    ["random", "revote", "noop_then_random"])})
+                                    ["random", "revote", "noop_then_random"]),
+                                # the table extensions (issue 17) in a third of the games
+                                **({"host": rng.choice(["plain", "chaos"]), "debate_rounds": rng.choice([0, 1, 2])}
+                                   if rng.random() < 0.33 else {})})
     now = 1000.0
     outcome = GAME.new_match(config, "p0", "P0", seed=rng.getrandbits(64), now=now)
     state, events = outcome.state, list(outcome.events)

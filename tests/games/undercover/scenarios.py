@@ -29,6 +29,7 @@ from app.games.undercover import (
     new_match,
     parse_config,
 )
+from app.games.undercover.commands import Debate, DebatePass
 
 from .helpers import T0, Table, tie
 
@@ -215,9 +216,59 @@ def whisper_off() -> Recorder:
     return t
 
 
+CLUES = ("早上来一杯", "有点苦但是提神", "甜甜的，用吸管", "拉花很好看", "提神饮品", "街边小店都有")
+
+
+def _speak_clues(t: Recorder) -> None:
+    while t.state.stage == "speak":
+        seat = t.state.current_speaker_seat
+        assert seat is not None
+        t.do(Speak(seat=seat, text=f"{CLUES[seat]}（第{t.state.round_index}轮）"))
+
+
+def _pass_rest(t: Recorder) -> None:
+    index = t.state.debate_index
+    while t.state.stage == "debate" and t.state.debate_index == index:
+        t.do(DebatePass(seat=next(s for s in t.state.living_seats() if s not in t.state.debate_done)))
+
+
+def table_chaos_debate() -> Recorder:
+    """Issue 17: the chaos host, two debate rounds (a challenge, a reply, a refused word, a deadline), the recap."""
+    t = Recorder.started(25, n_players=6, n_undercover=2, last_words=True, host="chaos", debate_rounds=2,
+                         debate_timeout=30)
+    first, second = t.undercovers
+    _speak_clues(t)
+    accuser = t.civilians[0]
+    t.do(Debate(seat=accuser, text=f"{first}号，你的描述和大家不在一个方向"))
+    t.do(Debate(seat=first, text=f"{accuser}号别急，我说的就是这个东西"))
+    word = t.state.players[t.civilians[1]].word
+    t.attempt(Debate(seat=t.civilians[1], text=f"我的词是{word}"), "speech_contains_secret_word")
+    _pass_rest(t)
+    t.do(Debate(seat=second, text="我看大家都挺正常的"))
+    t.fire()  # debate round 2 ends at its deadline
+    t.vote_out(first)
+    t.do(LastWords(seat=first, text="我演得还不够好"))
+    _speak_clues(t)
+    _pass_rest(t)
+    _pass_rest(t)
+    t.vote_out(second)
+    return t
+
+
+def table_plain_debate() -> Recorder:
+    """Issue 17: the plain host, one debate round a round where nobody debates (deadlines), undercovers win."""
+    t = Recorder.started(26, n_players=5, n_undercover=1, host="plain", debate_rounds=1, debate_timeout=20)
+    while t.state.status == "in_progress":
+        _speak_clues(t)
+        t.fire()
+        t.vote_out(t.civilians[0])
+    return t
+
+
 SCENARIOS: dict[str, Callable[[], Recorder]] = {
     fn.__name__: fn
     for fn in (civilian_win, undercover_majority, max_rounds, tie_random, revote_pk_random,
                noop_twice_random, speaker_concedes, speak_timeout, vote_timeout, last_words,
-               blank_guesses_right, blank_guesses_wrong, whisper_on, whisper_off)
+               blank_guesses_right, blank_guesses_wrong, whisper_on, whisper_off,
+               table_chaos_debate, table_plain_debate)
 }

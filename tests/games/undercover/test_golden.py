@@ -56,6 +56,12 @@ EXPECT: dict[str, Callable[[dict[str, Any]], bool]] = {
     "whisper_on": lambda t: (types(t).count("whisper_received") == 2
                              and errors(t) == ["whisper_target_not_fellow"]),
     "whisper_off": lambda t: errors(t) == ["whisper_not_enabled"] and "whisper_sent" not in types(t),
+    "table_chaos_debate": lambda t: (types(t).count("host_commentary") == 2 and "host_steered" in types(t)
+                                     and types(t).count("debate_posted") == 3
+                                     and errors(t) == ["speech_contains_secret_word"]
+                                     and reason(t) == "all_undercovers_eliminated" and "recap" in t["result"]),
+    "table_plain_debate": lambda t: (types(t).count("host_commentary") == 3 and "debate_posted" not in types(t)
+                                     and reason(t) == "undercover_majority" and "recap" in t["result"]),
 }
 
 

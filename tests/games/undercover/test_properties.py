@@ -37,6 +37,7 @@ from app.games.undercover import (
     state_to_json,
     you_view,
 )
+from app.games.undercover.commands import Debate, DebatePass
 from app.protocol.viewer import can_see
 
 from .helpers import T0
@@ -67,13 +68,26 @@ def configs(draw: st.DrawFn) -> dict[str, Any]:
         "last_words": draw(st.booleans()),
         "blank_guess": draw(st.booleans()),
         "compete_mode": draw(st.booleans()),
+        # the table extensions (issue 17): the host's commentary, the debate and the recap
+        "host": draw(st.sampled_from(["off", "off", "plain", "chaos"])),
+        "debate_rounds": draw(st.sampled_from([0, 0, 1, 2])),
+        "debate_timeout": draw(st.integers(10, 90)),
     }
 
 
+ROLE_WORDS = ("平民", "卧底", "白板", "civilian", "undercover", "blank")
+
+
 def leaks(event: dict[str, Any], viewer: int, state: MatchState) -> bool:
-    """True if `event`, seen by seat `viewer`, carries a living seat's role or word, or the pair."""
+    """True if `event`, seen by seat `viewer`, carries a living seat's role or word, or the pair; for the host's
+    commentary, also any role name or either word in its text."""
     if event["type"] == "match_finished":
         return False
+    if event["type"] == "host_commentary":
+        assert state.wordpair is not None
+        words = (state.wordpair.civilian, state.wordpair.undercover)
+        if any(w in event["summary"] for w in (*ROLE_WORDS, *words)):
+            return True
     if "wordpair" in event or "roles" in event:
         return True
     if any(key in event for key in SECRET_KEYS) and event.get("seat") != viewer:
@@ -133,6 +147,11 @@ class Checked:
             for seat in range(len(state.players)):
                 if can_see(vis, god=False, seat=seat, roles=role_set(state, seat)):
                     assert not leaks(event, seat, state), (seat, event)
+            if event["type"] == "host_commentary":
+                assert event["may_mislead"] is (state.config.host == "chaos")
+                assert sorted(event["ranking"]) == sorted(s["seat"] for s in event["suspicion"])
+            if event["type"] == "host_steered":  # chaos only ever pushes a civilian, and only god views see it
+                assert vis == "god_only" and state.players[event["target_seat"]].role == "civilian"
 
     def check_views(self, state: MatchState) -> None:
         for row in players_view(state, god=False):
@@ -141,7 +160,11 @@ class Checked:
         for player in state.players:
             you = you_view(state, player.seat)
             assert (you["role"], you["word"]) == (player.role, player.word)
-            assert you["your_turn"] == (you["next_action"] in {"speak", "vote", "last_words", "guess_word"})
+            assert you["your_turn"] == (you["next_action"] in {"speak", "vote", "last_words", "guess_word", "debate"})
+        if state.result is not None and state.config.table_extensions and state.status == "finished":
+            recap = state.result["recap"]
+            assert [r["seat"] for r in recap["players"]] == [p.seat for p in state.players]
+            assert all(1 <= r["score"] <= 10 for r in recap["players"])
 
 
 def plausible(state: MatchState, data: st.DataObject) -> Command:
@@ -161,6 +184,13 @@ def plausible(state: MatchState, data: st.DataObject) -> Command:
             # Voting among few seats makes ties, PKs and noops common.
             few = [t for t in targets if t in state.living_seats()[:3]] or targets
             return Vote(seat=seat, target_seat=draw(st.sampled_from(few)))
+    if state.stage == "debate":
+        waiting = [s for s in state.living_seats() if s not in state.debate_done]
+        if waiting:
+            seat = draw(st.sampled_from(waiting))
+            debates: list[Command] = [Debate(seat=seat, text=draw(TEXTS)), DebatePass(seat=seat),
+                                      Debate(seat=seat, text=f"{draw(st.sampled_from(waiting))}号你说得不对")]
+            return draw(st.sampled_from(debates))
     if state.pending:
         action = draw(st.sampled_from(state.pending))
         if action.kind == "guess_word":
@@ -180,6 +210,7 @@ def anything(state: MatchState, data: st.DataObject) -> Command:
         Speak(seat=seat, text=text), Skip(seat=seat), Vote(seat=seat, target_seat=target),
         Whisper(seat=seat, target_seat=target, text=text), LastWords(seat=seat, text=text),
         GuessWord(seat=seat, word=text), Concede(seat=seat), Join(name=f"x{seat}", display_name="X"),
+        Debate(seat=seat, text=text), DebatePass(seat=seat),
         Join(name="p0", display_name="dup"), Abort(reason="host_cancelled"),
     ]
     return data.draw(st.sampled_from(choices))
@@ -240,7 +271,7 @@ def test_every_game_ends_within_max_rounds(config: dict[str, Any], seed: int, da
     for seat in range(1, config["n_players"]):
         table.send(Join(name=f"p{seat}", display_name=f"P{seat}"))
     n = config["n_players"]
-    budget = config["max_rounds"] * (6 * n + 12)
+    budget = config["max_rounds"] * (6 * n + 12 + 3 * n * config["debate_rounds"])
     for _ in range(budget):
         if table.state.status != "in_progress":
             break
