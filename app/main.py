@@ -34,6 +34,7 @@ from app.services.lobby import LobbyWake
 from app.settings import Settings, get_settings
 
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
+BOT_RESERVE = 2  # idle official bots per persona kept registered ahead of demand (within WODI_BOT_POOL_MAX)
 
 DESCRIPTION = (
     "Wodi implements Social Game Protocol v1 for hidden-information party games (`GET /api/games` lists them, "
@@ -90,7 +91,7 @@ async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
 
     filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
                          settings.bot_fill_after, llm=LLMBrain.from_settings(settings),
-                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier))
+                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE)
     await filler.start()
     try:
         await asyncio.Event().wait()

@@ -97,7 +97,8 @@ class LobbyFiller:
     def __init__(self, base_url: str, official_key: str, fill_after: float = 20.0, llm: LLMBrain | None = None,
                  *, agents_per_persona: int = 2, max_per_persona: int = 1, partial: bool = False,
                  poll_interval: float = 3.0, think: float = 1.0, poll_wait: float = 25.0,
-                 seed: int | None = None, pool_max: int | None = None, wake: Wake | None = None) -> None:
+                 seed: int | None = None, pool_max: int | None = None, wake: Wake | None = None,
+                 reserve: int = 0) -> None:
         self.base_url = base_url.rstrip("/")
         self.official_key = official_key
         self.fill_after = fill_after
@@ -115,9 +116,13 @@ class LobbyFiller:
         self.pool_max = max(pool_max or agents_per_persona, agents_per_persona)
         self.wake = wake
         self.grown = 0  # agents registered beyond the first `agents_per_persona` of each persona
+        self.reserve = reserve  # idle agents per persona to keep registered ahead of demand (within pool_max)
+        self._topping_up: asyncio.Task[None] | None = None
         self._client: httpx.AsyncClient | None = None
         self._task: asyncio.Task[None] | None = None
         self._players: dict[str, asyncio.Task[None]] = {}  # handle → play task
+        self._filling: dict[str, asyncio.Task[None]] = {}  # match → the task filling it at once
+        self.urgent_seats = 0  # seats taken in rooms filled at once
         self._stopping = asyncio.Event()
         self._registered = False
 
@@ -141,7 +146,8 @@ class LobbyFiller:
     async def stop(self) -> None:
         """Cancel the filler and every game task, then close the HTTP client(s)."""
         self._stopping.set()
-        tasks = [t for t in [self._task, *self._players.values()] if t is not None]
+        tasks = [t for t in [self._task, self._topping_up, *self._filling.values(), *self._players.values()]
+                 if t is not None]
         for task in tasks:
             task.cancel()
         for task in tasks:
@@ -150,6 +156,7 @@ class LobbyFiller:
         self._task = None
         self._registered = False
         self._players.clear()
+        self._filling.clear()
         for agent in self.agents:
             agent.match_id = None
         if self._client is not None:
@@ -165,27 +172,33 @@ class LobbyFiller:
 
     def busy(self) -> dict[str, str]:
         """Handle → match of every bot agent sitting at a table."""
-        return {a.handle: a.match_id for a in self.agents if a.match_id}
+        return {a.handle: a.match_id for a in self.agents if a.match_id and a.handle in self._players}
 
     # ------------------------------------------------------------------ the loop
 
     async def _run(self) -> None:
-        backoff = 1.0
+        backoff = 0.25  # the first attempt in-process may come before the server listens: retry soon
+        woken, last_full = False, 0.0
         while not self._stopping.is_set():
             try:
                 if not self._registered:
                     await self._register_all()
                     await self._resume()
                     self._registered = True
+                    self._top_up()
                 seen = self.wake.latest() if self.wake is not None else 0
-                await self.fill_once()
-                backoff = 1.0
-                await self._until_woken(seen)
+                # Woken early for a room to fill at once: the aged rooms wait for their regular pass (at most
+                # `poll_interval` apart however often the filler is woken).
+                regular = not woken or time.monotonic() - last_full >= self.poll_interval
+                last_full = time.monotonic() if regular else last_full
+                await self.fill_once(urgent_only=not regular)
+                backoff = 0.25
+                woken = await self._until_woken(seen)
             except RegistrationRefused as exc:
                 log.error("lobby filler: %s; official bots stay off", exc)
                 return
             except Exception as exc:  # noqa: BLE001 - the server may be starting, restarting or failing: retry
-                log.warning("lobby filler: %s: %s; retrying in %.0fs", type(exc).__name__, exc, backoff)
+                log.warning("lobby filler: %s: %s; retrying in %.2fs", type(exc).__name__, exc, backoff)
                 await self._pause(backoff)
                 backoff = min(backoff * 2, 60.0)
 
@@ -194,12 +207,17 @@ class LobbyFiller:
             async with asyncio.timeout(seconds):
                 await self._stopping.wait()
 
-    async def _until_woken(self, seen: int) -> None:
-        """Pause `poll_interval`, or less: until a room to fill at once is announced after `seen`."""
+    async def _until_woken(self, seen: int) -> bool:
+        """Pause `poll_interval`, or less: until a room to fill at once is announced after `seen` (then True)."""
         if self.wake is None:
             await self._pause(self.poll_interval)
-        else:
-            await self.wake.wait(seen, self.poll_interval)
+            return False
+        began = time.monotonic()
+        if await self.wake.wait(seen, self.poll_interval) > seen:
+            return True
+        # Nothing new: either the interval passed, or the server is draining and answers every wait at once.
+        await self._pause(self.poll_interval - (time.monotonic() - began))
+        return False
 
     async def _register_all(self) -> None:
         for agent in self.agents:
@@ -216,20 +234,31 @@ class LobbyFiller:
                 log.info("%s: back to %s (%s)", agent.handle, active["match_id"], active["status"])
                 self._seat(agent, str(active["match_id"]))
 
-    async def fill_once(self) -> int:
-        """One pass over the waiting rooms: every room to fill at once (concurrently), then the rooms that have
-        waited `fill_after`; returns how many seats bots took."""
+    async def fill_once(self, *, urgent_only: bool = False) -> int:
+        """One pass over the waiting rooms: every room to fill at once gets a task of its own (started here, not
+        awaited, so a room opened meanwhile never waits behind them), then — unless `urgent_only` — the rooms that
+        have waited `fill_after` are filled in turn; returns how many seats bots took in the latter."""
         playable = brains()
-        urgent = await self._waiting({"fill_now": "true"})
-        rooms = [r for r in urgent if r.get("seats_open", 0) > 0 and r.get("game") in playable]
-        taken = sum(await asyncio.gather(*(self._fill_room(room, grow=True) for room in rooms)))
+        for room in await self._waiting({"fill_now": "true"}):
+            match_id = str(room["match_id"])
+            if room.get("seats_open", 0) > 0 and room.get("game") in playable and match_id not in self._filling:
+                self._filling[match_id] = asyncio.create_task(self._fill_urgent(room), name=f"wodi-fill-{match_id}")
+        taken = 0
         now = time.time()
-        for room in await self._waiting({"fill_now": "false"}):
+        for room in [] if urgent_only else await self._waiting({"fill_now": "false"}):
             if now - _timestamp(room["created_at"]) < self.fill_after:
                 break  # oldest first: every later room is younger still
             if room.get("seats_open", 0) > 0 and room.get("game") in playable:
                 taken += await self._fill_room(room, grow=True)
         return taken
+
+    async def _fill_urgent(self, room: dict[str, Any]) -> None:
+        try:
+            self.urgent_seats += await self._fill_room(room, grow=True)
+        except Exception:
+            log.exception("filling %s at once failed; the next pass tries again", room.get("match_id"))
+        finally:
+            self._filling.pop(str(room["match_id"]), None)
 
     async def _waiting(self, extra: dict[str, str]) -> list[dict[str, Any]]:
         response = await self._http.get("/api/matches", params={"status": "waiting", "sort": "oldest",
@@ -249,19 +278,41 @@ class LobbyFiller:
             return 0
         for agent in lineup:
             agent.match_id = match_id  # reserved: no other room's lineup takes it meanwhile
+        self._top_up()
         if not await self._register_new([a for a in lineup if not a.key]):
             self._release(lineup)
             return 0
-        taken = 0
-        for index, agent in enumerate(lineup):
-            outcome = await self._join(agent, match_id)
-            if outcome == "room_gone":
-                self._release(lineup[index:])
-                break
+        outcomes = await asyncio.gather(*(self._join(agent, match_id) for agent in lineup))
+        for agent, outcome in zip(lineup, outcomes, strict=True):
             if outcome != "joined" and agent.handle not in self._players:
                 agent.match_id = None
-            taken += outcome == "joined"
-        return taken
+        return sum(outcome == "joined" for outcome in outcomes)
+
+    def _top_up(self) -> None:
+        """In the background, register agents until every persona has `reserve` idle ones (within `pool_max`), so
+        the next burst of rooms does not wait for registrations."""
+        if self.reserve <= 0 or (self._topping_up is not None and not self._topping_up.done()):
+            return
+        fresh: list[BotAgent] = []
+        for persona in PERSONAS:
+            idle = sum(a.persona is persona and a.idle for a in self.agents)
+            for _ in range(self.reserve - idle):
+                agent = self._grow(persona)
+                if agent is None:
+                    break
+                agent.match_id = ""  # held while it registers: no lineup takes an agent without a key
+                fresh.append(agent)
+        if fresh:
+            self._topping_up = asyncio.create_task(self._register_reserve(fresh), name="wodi-bot-reserve")
+
+    async def _register_reserve(self, fresh: list[BotAgent]) -> None:
+        try:
+            await self._register_new(fresh)
+        except Exception as exc:  # noqa: BLE001 - the reserve is a head start only; rooms register what they lack
+            log.warning("lobby filler: registering the reserve failed: %s", exc)
+        finally:
+            for agent in fresh:
+                agent.match_id = None
 
     def _release(self, lineup: list[BotAgent]) -> None:
         for agent in lineup:
@@ -269,7 +320,7 @@ class LobbyFiller:
                 agent.match_id = None
 
     async def _register_new(self, fresh: list[BotAgent]) -> bool:
-        """Register the pool's new agents (concurrently); False, and they leave the pool, if any fails."""
+        """Register the pool's new agents (concurrently); False if any fails (a later lineup tries it again)."""
         if not fresh:
             return True
         results = await asyncio.gather(*(register_bot(self._http, self.official_key, a.handle, a.display_name,
@@ -278,7 +329,6 @@ class LobbyFiller:
         for agent, result in zip(fresh, results, strict=True):
             if isinstance(result, BaseException):
                 log.warning("registering %s failed: %s", agent.handle, result)
-                self.agents.remove(agent)
                 failed = True
             else:
                 agent.key = result
@@ -301,7 +351,10 @@ class LobbyFiller:
                 break
             if seated.get(persona.slug, 0) >= self.max_per_persona:
                 continue
-            agent = next((a for a in self.agents if a.persona is persona and a.idle and a not in lineup), None)
+            # An idle agent, else one of the pool's agents not registered yet (its registration failed before).
+            agent = next((a for a in self.agents if a.persona is persona and a.idle and a not in lineup), None) or (
+                next((a for a in self.agents if a.persona is persona and not a.key and a.match_id is None
+                      and a not in lineup), None) if grow else None)
             if agent is None and grow:
                 agent = self._grow(persona)
             if agent is not None:
@@ -311,7 +364,7 @@ class LobbyFiller:
 
     def _spare(self, persona: Persona) -> int:
         mine = [a for a in self.agents if a.persona is persona]
-        return sum(a.idle for a in mine) + self.pool_max - len(mine)
+        return sum(a.match_id is None for a in mine) + self.pool_max - len(mine)
 
     def _grow(self, persona: Persona) -> BotAgent | None:
         """The persona's next agent (not yet registered), or None when the persona's pool is full."""

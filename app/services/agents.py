@@ -98,11 +98,12 @@ async def _register(
         provider_id=provider_id,
         provider_meta=provider_meta,
         wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
-        created_at=utcnow(),
+        created_at=utcnow(), last_seen_at=utcnow(),  # registering is being seen: the first calls write nothing
     )
     existing = await repo.by_name(session, name)
     if existing is not None and official and existing.is_official:
         # The operator re-registering an official bot (say, after a restart) gets a fresh key for it.
+        existing.last_seen_at = utcnow()
         return existing, rotate_key(existing)
     if existing is not None:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name)

@@ -44,6 +44,10 @@
 //   you(me, snap) → nodes             the chips of the viewer's own seat (`snap.you`) between seat and next action.
 //   streamItem(ev, model, round) → <li>|null   one event in the stream (null: not shown), drawn from the model
 //                                     as it stood right after that event; `kit.item` gives the <li> its data-*.
+//   play?(me, snap, model, ctx) → {key, draw() → nodes}   the controls of the seat this browser holds (see
+//                                     ./match/play.js); `ctx.me` in `card` is then that seat's `you` (null for
+//                                     everyone else), so a card can carry the seat's buttons. `kit.seat`
+//                                     (./match/seat.js) holds the play token and posts actions with it.
 // `ui` is the page's elements (./match/page.js): a module writes only `ui.votes`, `ui.votesCard` and `ui.pk`.
 // Every function gets plain data and returns nodes: text agents wrote only ever becomes text nodes.
 // ./games/ holds a complete module beside generic.js, the smallest one.

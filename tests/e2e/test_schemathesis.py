@@ -24,7 +24,8 @@ CHECKS = [not_a_server_error, response_schema_conformance, status_code_conforman
 
 @pytest.fixture(scope="module")
 def live_server(database_url: str) -> Iterator[str]:
-    server = Server(database_url).start()
+    # Every valid quick start promises seats to the bots: a pool this large never answers 503 bots_unavailable here.
+    server = Server(database_url, WODI_BOT_POOL_MAX="500").start()
     yield server.base_url
     server.stop()
     import asyncio

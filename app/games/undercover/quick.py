@@ -1,17 +1,16 @@
 """The quick start (issue 17, seed 000's 本局设定): four choices a person makes in the lobby form, turned into a
 config. The person takes seat 0; the official bots every other seat.
 
-| pace | `max_rounds` | `speak_timeout` | `vote_timeout` | `n_undercover` | `debate_rounds` |
+| pace | `max_rounds` | `speak_timeout` | `vote_timeout` | `n_undercover` | `debate_rounds` (`debate_timeout`) |
 |---|---|---|---|---|---|
 | `quick` (快速) | 2 | 45 s | 30 s | 1 | 0 |
-| `standard` (标准, default) | 3 | 60 s | 45 s | 1 | 1 |
-| `hell` (地狱: the undercovers' edge) | 4 | 40 s | 30 s | 2 from 5 seats on, else 1 | 2 |
+| `standard` (标准, default) | 3 | 60 s | 45 s | 1 | 1 (60 s) |
+| `hell` (地狱: the undercovers' edge) | 4 | 40 s | 30 s | 2 from 5 seats on, else 1 | 2 (45 s) |
 
 `category` is a word-pair tag (`wordpair_tag`; null: the whole library), `chaos` picks the host (`host: "chaos"`,
 which may steer suspicion toward an innocent seat, else `"plain"`), `virtual_players` 3–5 bots, so
-`n_players` = that + 1. Every quick-start room also has `last_words` (遗言, seed 000's elimination) and a random
-first speaker (the seed shuffles the speaking order). `host` and `debate_rounds` are set only when the config knows
-them.
+`n_players` = that + 1. Every quick-start room also has `last_words` (遗言, seed 000's elimination), the end-of-game
+`recap` (演技评分, 本场最佳, 翻车现场) and a random first speaker (the seed shuffles the speaking order).
 """
 
 from __future__ import annotations
@@ -22,15 +21,14 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.games.base import GameError
-from app.games.undercover.config import UndercoverConfig
 from app.games.undercover.wordpairs import default_library
 
 Pace = Literal["quick", "standard", "hell"]
 
 PACES: dict[str, dict[str, Any]] = {
-    "quick": {"max_rounds": 2, "speak_timeout": 45, "vote_timeout": 30, "debate_rounds": 0},
-    "standard": {"max_rounds": 3, "speak_timeout": 60, "vote_timeout": 45, "debate_rounds": 1},
-    "hell": {"max_rounds": 4, "speak_timeout": 40, "vote_timeout": 30, "debate_rounds": 2},
+    "quick": {"max_rounds": 2, "speak_timeout": 45, "vote_timeout": 30, "debate_rounds": 0, "debate_timeout": 60},
+    "standard": {"max_rounds": 3, "speak_timeout": 60, "vote_timeout": 45, "debate_rounds": 1, "debate_timeout": 60},
+    "hell": {"max_rounds": 4, "speak_timeout": 40, "vote_timeout": 30, "debate_rounds": 2, "debate_timeout": 45},
 }
 PACE_LABELS = {
     "quick": {"zh": "快速模式 — 2 轮定胜负", "en": "Quick — decided in 2 rounds"},
@@ -59,20 +57,12 @@ def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
     """The config the choices ask for (see the module docstring)."""
     picked = _parse(choices)
     n_players = picked.virtual_players + 1
-    pace = dict(PACES[picked.pace])
-    config: dict[str, Any] = {
+    return {
         "n_players": n_players,
         "n_undercover": 2 if picked.pace == "hell" and n_players >= 5 else 1,
-        "max_rounds": pace["max_rounds"], "speak_timeout": pace["speak_timeout"],
-        "vote_timeout": pace["vote_timeout"], "wordpair_tag": picked.category, "last_words": True,
-        "first_speaker": "random",
+        **PACES[picked.pace], "wordpair_tag": picked.category, "last_words": True, "first_speaker": "random",
+        "host": "chaos" if picked.chaos else "plain", "recap": True,
     }
-    known = UndercoverConfig.model_fields
-    if "host" in known:
-        config["host"] = "chaos" if picked.chaos else "plain"
-    if "debate_rounds" in known:
-        config["debate_rounds"] = pace["debate_rounds"]
-    return config
 
 
 def _parse(choices: Mapping[str, Any] | None) -> UndercoverQuickStart:

@@ -131,6 +131,7 @@ function you(snap, model) {
   const me = snap && snap.you;
   el.classList.toggle("play", Boolean(me && seat.held));
   if (me && seat.held) {
+    if (seat.record && seat.record.seat !== me.seat) seat.remember({ seat: me.seat });
     el.hidden = false;
     drawSeat(el, snap, model);
     return;

@@ -59,7 +59,7 @@ function turnLine(me, snap, model) {
   const current = game.currentSeat ? game.currentSeat(model) : snap.current_speaker_seat ?? null;
   const total = (game.turnTotal && game.turnTotal(model)) || 60;
   if (me.your_turn) {
-    const label = format(T.play_your_turn, { action: T[`next_${me.next_action}`] || me.next_action });
+    const label = T[`next_${me.next_action}`] || me.next_action;
     return kit.turn(label, (mine && mine.deadline_ts) || snap.deadline_ts, total);
   }
   if (current !== null && current !== undefined && current !== me.seat) {
@@ -125,7 +125,8 @@ export function drawSeat(el, snap, model) {
   const head = h("div", { class: "you-row play-head" },
     kit.avatar(me.seat),
     h("span", { class: "chip mine", text: `${T.you_seat} ${kit.seatLabel(me.seat)}` }),
-    ended ? null : h("span", { class: "chip next", text: `${T.you_next}: ${T[`next_${me.next_action}`] || me.next_action}` }));
+    ended || me.your_turn ? null
+      : h("span", { class: "chip next", text: `${T.you_next}: ${T[`next_${me.next_action}`] || me.next_action}` }));
   const children = [h("h2", { text: T.play_title }), head];
   if (!ended) children.push(turnLine(me, snap, model));
   // Keep the controls node itself in the tree: moving it keeps focus and typed text.

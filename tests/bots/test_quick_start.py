@@ -1,0 +1,86 @@
+"""The quick start against a real server running its own official bots (uvicorn in a subprocess, issue 17): the
+bots take every other seat at once, the pool grows up to `WODI_BOT_POOL_MAX` per persona, then refuses clearly."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from collections.abc import Iterator
+from datetime import datetime
+from typing import Any
+
+import httpx
+import pytest
+
+from app.bots.personas import PERSONAS, persona_of_handle
+from tests.conftest import _wipe
+from tests.e2e.server import Server
+
+KEY = "test-quick-start-bot-key"
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[Server]:
+    # Rooms that are not quick starts would wait ten minutes for bots: only `fill_now` can seat them here.
+    running = Server(database_url, WODI_OFFICIAL_BOT_KEY=KEY, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="600",
+                     WODI_BOT_POOL_MAX="3").start()
+    try:
+        yield running
+    finally:
+        running.stop()
+        asyncio.run(_wipe(database_url))
+
+
+async def _seated(client: httpx.AsyncClient, started: dict[str, Any]) -> dict[str, Any]:
+    """The person's view after one long-poll that returns when the room stops waiting (bounded, not timed)."""
+    url = f"/api/matches/{started['match_id']}"
+    headers = {"X-Play-Token": started["play_token"]}
+    response = await client.get(url, params={"wait": 20, "wait_for": "opponent_joined"}, headers=headers)
+    assert response.status_code == 200, response.text
+    return dict(response.json())
+
+
+def _seconds_to_start(snap: dict[str, Any]) -> float:
+    stamps = {e["type"]: datetime.fromisoformat(e["ts"]).timestamp() for e in snap["public_log"]}
+    return stamps["match_started"] - stamps["match_created"]
+
+
+async def test_a_quick_start_is_seated_by_bots_at_once(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        started = await client.post("/api/play", json={"name": "小王", "choices": {"virtual_players": 5}})
+        assert started.status_code == 201, started.text
+        snap = await _seated(client, started.json())
+        assert snap["status"] == "in_progress" and snap["seats_open"] == 0
+        assert snap["you"]["seat"] == 0 and snap["you"]["role"]
+        me, *bots = snap["players"]
+        assert me["is_guest"] and me["display_name"] == "小王" and not me["is_official"]
+        assert len(bots) == 5 and all(p["is_official"] and not p["is_guest"] for p in bots)
+        personas = {persona_of_handle(p["name"]) for p in bots}
+        assert None not in personas and len(personas) == 5, "one bot per persona"
+        assert _seconds_to_start(snap) < 600, "seated by fill_now, not by the ten-minute fill_after"
+
+
+async def test_the_pool_grows_to_its_limit_then_refuses(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        # Three 6-seat tables need 15 bots: more than the 12 the filler starts with (two per persona).
+        started = [await client.post("/api/play", json={"name": f"玩家{i}"}) for i in range(3)]
+        assert all(s.status_code == 201 for s in started), [s.text for s in started]
+        snaps = await asyncio.gather(*(_seated(client, s.json()) for s in started))
+        assert all(s["status"] == "in_progress" for s in snaps)
+        handles = [p["name"] for s in snaps for p in s["players"][1:]]
+        assert len(set(handles)) == 15 and all(p["is_official"] for s in snaps for p in s["players"][1:])
+        per_persona = Counter(persona_of_handle(h) for h in handles)
+        assert max(per_persona.values()) <= 3 and any(h.endswith("3@wodi") for h in handles), per_persona
+
+        # 18 = 3 × 6 personas: 15 are playing, so a fourth table of five bots is refused, clearly…
+        refused = await client.post("/api/play", json={"name": "晚来的", "choices": {"virtual_players": 5}})
+        assert refused.status_code == 503 and refused.headers["Retry-After"] == "30"
+        body = refused.json()
+        assert body["error"] == "bots_unavailable" and f"all {3 * len(PERSONAS)} official bots" in body["message"]
+        # …and one of three still fits, with the pool's last agents.
+        last = await client.post("/api/play", json={"name": "刚好", "choices": {"virtual_players": 3}})
+        assert last.status_code == 201, last.text
+        snap = await _seated(client, last.json())
+        assert snap["status"] == "in_progress"
+        everyone = handles + [p["name"] for p in snap["players"][1:]]
+        assert len(set(everyone)) == 18 and max(Counter(persona_of_handle(h) for h in everyone).values()) == 3
