@@ -40,7 +40,7 @@ def self_intro(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
         if public:
             parts.append(("public", {"pub": snippet(public)}))
         return {"type": "speak", "text": compose(seat, style, rng, parts)}
-    return ready(seat) if seat.mine_now("speech") or seat.row("speak") is None else None
+    return ready(seat) if seat.mine_now("speech") else None  # before our turn: wait for the floor
 
 
 def vote(seat: Seat, style: Voice) -> Body | None:
