@@ -118,7 +118,8 @@ def test_one_speech_a_discuss_stage_then_ready() -> None:
 
 
 def test_it_shows_the_clue_that_weighs_most_on_the_top_suspect_never_one_on_itself() -> None:
-    allowed = [{"type": "reveal_clue", "clues": ["k1", "k2", "k3"]}, {"type": "speak"}, {"type": "ready"}]
+    allowed: list[dict[str, Any]] = [{"type": "reveal_clue", "clues": ["k1", "k2", "k3"]}, {"type": "speak"},
+                                     {"type": "ready"}]
     clues = [_clue("k1", "花园里有脚印。", {"c3": 1}), _clue("k2", "医生的药箱少了一瓶。", {"c3": 4}),
              _clue("k3", "老周的袖口有酒渍。", {"c1": 5})]
     assert _act(_snap("discuss_r1", allowed, clues=clues)) == {"type": "reveal_clue", "clue": "k2"}
