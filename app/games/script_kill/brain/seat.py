@@ -2,14 +2,18 @@
 
 The brain never looks at a god field: its character, items, found clues and power come from `you`; the table's
 clues from `public_clues` and the `clue_revealed` events; trust from the trades and private chats it was part
-of. The current stage's own actions (speeches, chats, trades, reveals) are counted from the log after the last
+of. The views do not show a clue's preset `weights` (the NPCs' suspicion data, seed 002): the brain reads them
+from the script package, by id, for the clues it may see and for nothing else. The current stage's own actions (speeches, chats, trades, reveals) are counted from the log after the last
 `stage_changed`, the round's chats from the events of the current `round_no`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
+
+from app.games.script_kill.package import load_script
 
 EXPLORE = ("explore_r1", "explore_r2")
 DISCUSS = ("discuss_r1", "discuss_r2", "final_discuss")
@@ -84,6 +88,9 @@ def read(snapshot: dict[str, Any]) -> Seat:
             clues.setdefault(str(shown["id"]), shown)
             public.add(str(shown["id"]))
     clues.update(mine)
+    presets = preset_weights(str((snapshot.get("script") or {}).get("id") or ""))
+    clues = {cid: _weighed(k, presets.get(cid)) for cid, k in clues.items()}
+    mine = {cid: clues[cid] for cid in mine}
     seat = Seat(
         me=me, character=str(character.get("id") or ""), name=str(character.get("name") or f"{me}号"),
         culprit=_is_culprit(you, character), sub_stage=str(snapshot.get("sub_stage") or ""),
@@ -108,6 +115,24 @@ def read(snapshot: dict[str, Any]) -> Seat:
         if where:
             seat.found_at[str(where)] = seat.found_at.get(str(where), 0) + 1
     return seat
+
+
+@cache
+def preset_weights(script_id: str) -> dict[str, dict[str, int]]:
+    """Clue id → its preset suspicion weights in the shipped script `script_id` ({} for an unknown script)."""
+    if not script_id or not script_id.replace("_", "").isalnum() or not script_id.isascii():
+        return {}
+    try:
+        script = load_script(script_id)
+    except (OSError, ValueError):
+        return {}
+    return {k.id: dict(k.weights) for k in script.clues}
+
+
+def _weighed(clue: dict[str, Any], preset: dict[str, int] | None) -> dict[str, Any]:
+    if clue.get("weights") or preset is None:
+        return clue
+    return {**clue, "weights": preset}
 
 
 def _events(snapshot: dict[str, Any], you: dict[str, Any]) -> list[dict[str, Any]]:
