@@ -41,6 +41,7 @@ class TableRecord:
     events: list[dict[str, Any]] = field(default_factory=list)  # the whole log (god view), for tests
     result: dict[str, Any] = field(default_factory=dict)  # the match's result at the end
     bodies: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # every body a brain sent, for tests
+    state: Any = None  # the game's final state, for tests
 
 
 def seat_snapshot(game: AnyGame, state: Any, seat: int, log: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -108,6 +109,7 @@ def play_table(game: AnyGame, raw_config: Mapping[str, Any], personas: Sequence[
         idle = set()
     result = game.summary(state)["result"] or {}
     record.result = dict(result)
+    record.state = state
     record.winner = result.get("winner_camp")
     record.events = log
     return record

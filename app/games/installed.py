@@ -18,6 +18,10 @@ from app.games.werewolf.game import WerewolfGame
 
 Brain = Callable[..., dict[str, Any] | None]
 
+BOT_SEATS: dict[str, int] = {"script_kill": 3}
+"""Game name → the most empty seats the lobby's official bots may fill in one room (seed 002: 0–3 NPCs; a
+script_kill room starts with at least 3 agents or people). Games not listed: any number."""
+
 
 def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""

@@ -3,8 +3,9 @@
 The brain never looks at a god field: its character, items, found clues and power come from `you`; the table's
 clues from `public_clues` and the `clue_revealed` events; trust from the trades and private chats it was part
 of. The views do not show a clue's preset `weights` (the NPCs' suspicion data, seed 002): the brain reads them
-from the script package, by id, for the clues it may see and for nothing else. The current stage's own actions (speeches, chats, trades, reveals) are counted from the log after the last
-`stage_changed`, the round's chats from the events of the current `round_no`.
+from the script package, by id, for the clues it may see and for nothing else. The current stage's own actions
+(speeches, chats, trades, reveals) are counted from the log after the last `stage_changed`, the round's chats
+from the events of the current `round_no`.
 """
 
 from __future__ import annotations
