@@ -109,7 +109,16 @@ def test_the_random_baseline_is_refused_nothing(script: str) -> None:
     assert all(r.result.get("ending") in ENDINGS for r in records)
 
 
-def test_speech_varies_and_stays_in_character(games: dict[str, list[TableRecord]]) -> None:
-    texts: list[Any] = [t for records in games.values() for r in records for ts in r.texts.values() for t in ts]
-    assert len(set(texts)) > 0.7 * len(texts)
-    assert not [t for t in texts if re.search(r"AI|机器人|bot|人工智能|程序", t, re.IGNORECASE)]
+def _sentences(text: str) -> list[str]:
+    return [s.strip() for s in re.split(r"[。！？!?…～~]+", text) if s.strip()]
+
+
+def test_no_seat_repeats_itself_and_speech_stays_in_character(games: dict[str, list[TableRecord]]) -> None:
+    for record in (r for records in games.values() for r in records):
+        texts: list[Any] = [t for ts in record.texts.values() for t in ts]
+        assert len(set(texts)) >= 0.8 * len(texts)
+        for seat, mine in record.texts.items():
+            assert len(set(mine)) == len(mine), seat
+            said = [s for text in mine for s in _sentences(text) if "：" not in s]  # a quoted clue may recur
+            assert len(said) == len(set(said)), (seat, Counter(said).most_common(3))
+        assert not [t for t in texts if re.search(r"AI|机器人|bot|人工智能|程序", t, re.IGNORECASE)]

@@ -19,6 +19,7 @@ from app.games.script_kill.brain.voices import Voice
 
 Body = dict[str, Any]
 NEVER_GIVEN = ("weapon",)  # item types a bot never hands over, whatever the rules allow
+CHAT_CAP = w.CHATS_PER_ROUND + w.ANSWERS_PER_ROUND  # every chat of a round, proactive or answer
 
 
 def explore(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
@@ -116,7 +117,7 @@ def _search_order(seat: Seat, style: Voice, place: str, places: list[str]) -> tu
 def answer(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
     """Reply to the latest chat of a seat that wrote to us and got no reply since (bounded per round)."""
     targets = seat.options("private_chat", "targets")
-    if not targets or _round_sent(seat, answers=True) >= w.ANSWERS_PER_ROUND:
+    if not targets or _round_sent(seat, answers=True) >= w.ANSWERS_PER_ROUND or _round_total(seat) >= CHAT_CAP:
         return None
     last_in: dict[int, int] = {}
     last_out: dict[int, int] = {}
@@ -135,17 +136,20 @@ def answer(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
     to = waiting[0]
     clue = _shareable(seat, exclude_public=True)
     suspect = _suspect_name(seat, style, exclude=to)
+    name = seat.name_of_seat(to)
     if clue is not None and rng.random() < 0.6:
-        parts: list[Part] = [("answer_clue", {"clue": snippet(str(clue.get("text") or ""))})]
+        parts: list[Part] = [("answer_clue", {"clue": snippet(str(clue.get("text") or "")), "to": name})]
     else:
-        parts = [("thanks", {})] + ([("answer_who", {"who": suspect})] if suspect else [])
-    return {"type": "private_chat", "to": to, "text": compose(seat, style, rng, parts, frame=False, limit=200)}
+        parts = [("thanks", {"to": name})] + ([("answer_who", {"who": suspect, "to": name})] if suspect else [])
+    text = compose(seat, style, rng, parts, frame=False, limit=200, content=True)
+    return {"type": "private_chat", "to": to, "text": text} if text else None
 
 
 def chat(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
     """A proactive private chat: share a clue with, or sound out, a trusted seat (≤ `style.chatty` a round)."""
     targets = [t for t in seat.options("private_chat", "targets") if t != seat.me]
-    if not targets or _round_sent(seat, answers=False) >= min(style.chatty, w.CHATS_PER_ROUND):
+    proactive = _round_total(seat) - _round_sent(seat, answers=True)
+    if not targets or proactive >= min(style.chatty, w.CHATS_PER_ROUND) or _round_total(seat) >= CHAT_CAP:
         return None
     if seat.sub_stage not in EXPLORE:
         return None
@@ -155,12 +159,20 @@ def chat(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
     to = max(fresh, key=lambda t: (trusted.get(t, 0.0), -t))
     clue = _shareable(seat, exclude_public=True)
     suspect = _suspect_name(seat, style, exclude=to)
+    name = seat.name_of_seat(to)
+    ask: Part = ("ask", {"who": suspect or name, "to": name})
     if clue is not None:
-        values = {"clue": snippet(str(clue.get("text") or "")), "loc": _place(seat, clue)}
-        parts: list[Part] = [("share", values), ("ask", {"who": suspect or seat.name_of_seat(to)})]
+        values = {"clue": snippet(str(clue.get("text") or "")), "loc": _place(seat, clue), "to": name}
+        parts: list[Part] = [("share", values), ask]
     else:
-        parts = [("ask", {"who": suspect or seat.name_of_seat(to)})]
-    return {"type": "private_chat", "to": to, "text": compose(seat, style, rng, parts, frame=False, limit=200)}
+        parts = [ask]
+    text = compose(seat, style, rng, parts, frame=False, limit=200, content=True)
+    return {"type": "private_chat", "to": to, "text": text} if text else None
+
+
+def _round_total(seat: Seat) -> int:
+    """Every private chat the seat sent this round."""
+    return len(seat.my_round_chats())
 
 
 def _round_start(seat: Seat) -> int:

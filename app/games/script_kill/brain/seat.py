@@ -3,7 +3,8 @@
 The brain never looks at a god field: its character, items, found clues and power come from `you`; the table's
 clues from `public_clues` and the `clue_revealed` events; trust from the trades and private chats it was part
 of. The views do not show a clue's preset `weights` (the NPCs' suspicion data, seed 002): the brain reads them
-from the script package, by id, for the clues it may see and for nothing else. The current stage's own actions
+from the script package, by id, for the clues it may see; and whether its own character is the culprit (what
+that character's script tells its player). Nothing else of the package. The current stage's own actions
 (speeches, chats, trades, reveals) are counted from the log after the last `stage_changed`, the round's chats
 from the events of the current `round_no`.
 """
@@ -78,6 +79,7 @@ def read(snapshot: dict[str, Any]) -> Seat:
     you: dict[str, Any] = snapshot.get("you") or {}
     me = int(you.get("seat", -1))
     character = you.get("character") or {}
+    script_id = str((snapshot.get("script") or {}).get("id") or "")
     cast = {str(c["character"]): c for c in snapshot.get("characters") or [] if c.get("character")}
     events = sorted(_events(snapshot, you), key=lambda e: int(e.get("seq") or 0))
     mine = {str(k["id"]): k for k in you.get("clues") or [] if k.get("id")}
@@ -89,12 +91,12 @@ def read(snapshot: dict[str, Any]) -> Seat:
             clues.setdefault(str(shown["id"]), shown)
             public.add(str(shown["id"]))
     clues.update(mine)
-    presets = preset_weights(str((snapshot.get("script") or {}).get("id") or ""))
+    presets = preset_weights(script_id)
     clues = {cid: _weighed(k, presets.get(cid)) for cid, k in clues.items()}
     mine = {cid: clues[cid] for cid in mine}
     seat = Seat(
         me=me, character=str(character.get("id") or ""), name=str(character.get("name") or f"{me}号"),
-        culprit=_is_culprit(you, character), sub_stage=str(snapshot.get("sub_stage") or ""),
+        culprit=_is_culprit(you, character, script_id), sub_stage=str(snapshot.get("sub_stage") or ""),
         round_no=int(snapshot.get("round_no") or 0), your_turn=bool(you.get("your_turn")),
         allowed={str(r["type"]): r for r in you.get("allowed_actions") or []},
         phrases=tuple(str(p) for p in character.get("secret_phrases") or [] if str(p).strip()),
@@ -121,13 +123,28 @@ def read(snapshot: dict[str, Any]) -> Seat:
 @cache
 def preset_weights(script_id: str) -> dict[str, dict[str, int]]:
     """Clue id → its preset suspicion weights in the shipped script `script_id` ({} for an unknown script)."""
-    if not script_id or not script_id.replace("_", "").isalnum() or not script_id.isascii():
+    if not _shipped_id(script_id):
         return {}
     try:
         script = load_script(script_id)
     except (OSError, ValueError):
         return {}
     return {k.id: dict(k.weights) for k in script.clues}
+
+
+@cache
+def culprit_of(script_id: str) -> str | None:
+    """The culprit's character id in the shipped script `script_id` (None for an unknown script)."""
+    if not _shipped_id(script_id):
+        return None
+    try:
+        return load_script(script_id).culprit
+    except (OSError, ValueError):
+        return None
+
+
+def _shipped_id(script_id: str) -> bool:
+    return bool(script_id) and script_id.replace("_", "").isalnum() and script_id.isascii()
 
 
 def _weighed(clue: dict[str, Any], preset: dict[str, int] | None) -> dict[str, Any]:
@@ -161,9 +178,12 @@ def _shown_clue(event: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def _is_culprit(you: dict[str, Any], character: dict[str, Any]) -> bool:
-    side = you.get("side") or character.get("side")
-    return side == "culprit" or bool(you.get("culprit") is True or character.get("culprit") is True)
+def _is_culprit(you: dict[str, Any], character: dict[str, Any], script_id: str) -> bool:
+    """Whether the seat plays the culprit: its own script says so (the package names the culprit's character;
+    the views show it only to god until the end)."""
+    if you.get("side") is not None:
+        return you.get("side") == "culprit"
+    return bool(character.get("id")) and culprit_of(script_id) == character.get("id")
 
 
 def _private_text(character: dict[str, Any]) -> str:

@@ -39,14 +39,17 @@ def said(seat: Seat) -> set[str]:
 
 
 def compose(seat: Seat, style: Voice, rng: random.Random, parts: list[Part], *, frame: bool = True,
-            limit: int = SPEECH_LIMIT) -> str:
-    """One text: the content `parts` in the persona's voice (opener and closer when `frame`), guarded."""
+            limit: int = SPEECH_LIMIT, content: bool = False) -> str:
+    """One text: the content `parts` in the persona's voice (opener and closer when `frame`), guarded. With
+    `content`, "" when no content sentence is left to say (the seat has said them all, or they were unsafe)."""
     taken = said(seat)
     out: list[str] = []
     if frame and rng.random() < 0.8:
         _add(out, _pick(style, "opener", {}, taken, rng))
     for key, values in parts:
         _add(out, _pick(style, key, values, taken, rng))
+    if content and not [s for s in out if safe(seat, s)]:
+        return ""
     if frame and rng.random() < 0.6:
         _add(out, _pick(style, "closer", {}, taken, rng))
     text = guard(seat, "".join(_end(s) for s in out), taken)

@@ -3,7 +3,7 @@
 A text is built from parts (`speech.compose`): an opener in the persona's voice, content sentences, a closer.
 Content templates are shared (`SHARED`); a persona adds its own variants in front. Placeholders: `{me}` the
 seat's character name, `{who}` another character's name, `{loc}` a location name, `{clue}` a quoted clue,
-`{pub}` the first sentence of the seat's public description.
+`{pub}` the first sentence of the seat's public description, `{to}` the name of the character a chat goes to.
 """
 
 from __future__ import annotations
@@ -31,11 +31,11 @@ SHARED: dict[str, tuple[str, ...]] = {
     "defend": ("我的行踪可以说清楚", "我问心无愧", "别急着怀疑我，线索还没齐", "我和这件事没有关系"),
     "nothing": ("我暂时没有新发现", "我这边还没查到关键的东西", "线索还不够，我再听听"),
     "final": ("我的结论是{who}", "我最后投{who}", "综合所有线索，我认为是{who}"),
-    "ask": ("你那晚在哪里", "你查到什么了吗", "你怎么看{who}", "我们交换一下线索吧"),
-    "share": ("告诉你一条线索：{clue}", "我在{loc}找到：{clue}", "这个给你参考：{clue}"),
-    "answer_clue": ("我这边查到的是：{clue}", "交换一条：{clue}", "我知道的是这个：{clue}"),
-    "answer_who": ("我怀疑{who}，你呢", "我没什么新东西，但{who}很可疑", "我们一起盯着{who}"),
-    "thanks": ("谢谢你的线索", "收到，谢了", "好，我记下了"),
+    "ask": ("{to}，你那晚在哪里", "你查到什么了吗，{to}", "{to}，你怎么看{who}", "我们交换一下线索吧，{to}"),
+    "share": ("{to}，告诉你一条线索：{clue}", "{to}，我在{loc}找到：{clue}", "这个给{to}参考：{clue}"),
+    "answer_clue": ("{to}，我这边查到的是：{clue}", "回{to}：{clue}", "{to}，我知道的是这个：{clue}"),
+    "answer_who": ("我怀疑{who}，你呢，{to}", "{to}，我没什么新东西，但{who}很可疑", "{to}，我们一起盯着{who}"),
+    "thanks": ("谢谢你的线索，{to}", "收到，谢了{to}", "好，{to}，我记下了"),
 }
 
 ADAI = Voice("adai", noise=0.3, chatty=2, lines={
