@@ -18,7 +18,7 @@ from tests.api.helpers import bearer, register
 
 def ended(snap: dict[str, Any]) -> bool:
     """The vote is resolved: the result (with its ending) is written; the review may still be running."""
-    return snap["status"] == "finished" or bool((snap.get("result") or {}).get("ending"))
+    return snap["status"] == "finished" or bool(snap.get("ending"))
 
 
 async def test_six_npcs_play_a_compressed_game_to_its_ending_with_nothing_refused(
@@ -49,6 +49,5 @@ async def test_six_npcs_play_a_compressed_game_to_its_ending_with_nothing_refuse
         sent[body["type"]] += 1
     final = (await client.get(url)).json()
     assert ended(final), final["phase"]
-    assert final["result"]["ending"] in ("perfect", "normal", "failure")
-    assert final["result"]["winner_camp"] in ("innocent", "culprit")
+    assert final["ending"] in ("perfect", "normal", "failure") and final["culprit"]
     assert {"speak", "investigate", "private_chat", "vote", "ready"} <= set(sent), sent
