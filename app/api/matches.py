@@ -120,7 +120,8 @@ def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
     if extra.get("result"):
         extra["result"] = {**extra["result"], "replay_url": runtime.settings.match_url(applied.match.match_id)}
     seq = applied.events[0]["seq"] if applied.events else applied.match.events_total
-    return {"accepted": True, "seq": seq, "phase": applied.phase or applied.match.phase, **extra}
+    return {"accepted": True, "seq": seq, "phase": applied.phase or applied.match.phase, **extra,
+            **(applied.reply or {})}
 
 
 @router.post("/{match_id}/concede", response_model=ActionAccepted, summary="Concede: leave now, role revealed",

@@ -30,6 +30,23 @@ class Outcome(Protocol[StateT_co]):
         ...
 
 
+@runtime_checkable
+class Replies(Protocol):
+    """An optional member of an `Outcome`: a read-only command's answer (e.g. a seat asking for its own hand). It
+    changes nothing and emits no event; the action's answer carries `reply`'s fields after `accepted`, `seq`
+    (the match's `events_total`) and `phase`."""
+
+    @property
+    def reply(self) -> dict[str, Any] | None:
+        """The command's own data for the caller (None: an ordinary command)."""
+        ...
+
+
+def reply_of(outcome: object) -> dict[str, Any] | None:
+    """An outcome's read-only reply, or None."""
+    return outcome.reply if isinstance(outcome, Replies) else None
+
+
 class Game(Protocol[ConfigT, StateT, CommandT]):
     """What a game supplies: pure functions over its own config, state and command types.
 
@@ -128,8 +145,10 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
         ...
 
     def role_set(self, state: StateT, seat: int) -> frozenset[str]:
-        """The roles `seat` holds: it sees events with visibility `private:role:R` for each R (empty before
-        roles are dealt, and for a seat that does not exist)."""
+        """The roles `seat` holds: it sees events with visibility `private:role:R` for each R, and
+        `private:<kind>:<target>` for each tag spelled `<kind>:<target>` (empty before roles are dealt, and for a
+        seat that does not exist). Every seat also sees `private:seat:<seat>` and `private:pair:<a>:<b>` when it is
+        `a` or `b`."""
         ...
 
     def players_view(self, state: StateT, *, god: bool) -> list[dict[str, Any]]:

@@ -61,9 +61,12 @@ def can_see(visibility: str, *, god: bool, seat: int | None, roles: frozenset[st
         return False
     if kind == "seat":
         return target == str(seat)
+    if kind == "pair":  # private:pair:<a>:<b> — a conversation of two seats
+        return str(seat) in target.split(":")
     if kind == "role":
         return target in roles
-    return False
+    # private:<kind>:<target> — a tag of `Game.role_set` spelled `<kind>:<target>` (e.g. a seat's persona)
+    return bool(target) and f"{kind}:{target}" in roles
 
 
 def capabilities(viewer: Viewer, status: str, secret_fields: tuple[str, ...] = (), *,

@@ -44,6 +44,7 @@ class Applied:
     seat: int | None
     events: list[dict[str, Any]]
     phase: str | None = None  # the phase right after this command (a batch may move on further)
+    reply: dict[str, Any] | None = None  # a read-only command's answer (`registry.Replies`)
 
 
 def _iso(ts: float) -> str:
@@ -262,7 +263,8 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             state = outcome.state
             mine = _stamped(outcome.events)
             events += mine
-            results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"]))
+            results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"],
+                                   registry.reply_of(outcome)))
         await takeover.acted(session, match, {s["seat"]: s["agent_id"] for s in seats}, due_before, applied,
                              refused_seats)
         if events:

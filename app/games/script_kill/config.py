@@ -1,0 +1,69 @@
+"""The match config: the timing preset, which script is played, and the competitive switch.
+
+- `timing`: `standard` (default; the seed's durations, 127 min from the deal plus up to 3 for the room to fill) or
+  `compressed` (every stage shortened, at most 10 minutes in all: tests, bots, quick games). `stages.SUB_STAGES`
+  lists both.
+- `script`: a shipped script id (`app/games/script_kill/scripts/<id>.json`); default: the first full
+  (not `test_only`) script, or `tiny` while none is shipped.
+- `compete_mode`: as in the other games, read by the services (rated; spectators see the god view only after the
+  end); the rules do not change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from app.games.base import GameError
+from app.games.script_kill.package import load_script, script_ids
+from app.games.script_kill.stages import Timing
+
+N_PLAYERS = 6
+
+
+@cache
+def default_script() -> str:
+    """The first shipped script that is not a test script (`tiny` when there is none)."""
+    full = [sid for sid in script_ids() if not load_script(sid).test_only]
+    return full[0] if full else "tiny"
+
+
+class ScriptKillConfig(BaseModel):
+    """A validated, immutable match configuration."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
+
+    timing: Timing = Field("standard", description="standard (about 2 hours) or compressed (at most 10 minutes)")
+    script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
+    compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
+                                                  "god view only after the end (the rules do not change)")
+
+    @field_validator("script")
+    @classmethod
+    def _known(cls, script: str) -> str:
+        if script not in script_ids():
+            raise ValueError(f"unknown script {script!r}; shipped: {', '.join(script_ids())}")
+        return script
+
+    @property
+    def n_players(self) -> int:
+        return N_PLAYERS
+
+
+def parse_config(raw: Mapping[str, Any] | None) -> ScriptKillConfig:
+    """Validate a client's `config`; `GameError("invalid_config", field=...)` on a bad one."""
+    if raw is None:
+        raw = {}
+    if not isinstance(raw, Mapping):
+        raise GameError("invalid_config", "config must be a JSON object", field="config")
+    try:
+        return ScriptKillConfig.model_validate(dict(raw))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = str(first["loc"][0]) if first["loc"] else "config"
+        if first["type"] == "extra_forbidden":
+            raise GameError("invalid_config", f"unknown config field: {field}", field=field) from None
+        raise GameError("invalid_config", f"{field}: {first['msg']}", field=field) from None

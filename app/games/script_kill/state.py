@@ -1,0 +1,140 @@
+"""The state of one script_kill match: plain pydantic data, stored as JSON in the match row.
+
+`phase` is `waiting` (the gm_init stage: the room fills), then a sub-stage id of `stages.SUB_STAGES`
+(`script_handout` … `review`), then `finished` or `aborted`. The script itself is not copied into the state:
+`script_id` names the shipped package, which the rules load (read-only) when they need it.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Literal
+
+from pydantic import BaseModel, Field
+
+from app.games.base import MatchStatus
+from app.games.script_kill.config import ScriptKillConfig
+from app.games.script_kill.package import Script, load_script
+from app.games.script_kill.stages import INDEX, SUB_STAGES
+
+TimerKind = Literal["stage_expire"]
+
+
+class Player(BaseModel):
+    """One seat. `clues` are the clues this seat's character found or was shown privately, in order."""
+
+    seat: int
+    name: str
+    display_name: str
+    character: str | None = None
+    items: list[str] = Field(default_factory=list)
+    clues: list[str] = Field(default_factory=list)
+    investigations: int = 0
+    extra_investigations: int = 0
+    power_used: bool = False
+    ready: bool = False
+    spoke: bool = False
+    chat_read_seq: int = 0
+    conceded: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.conceded
+
+
+class Chat(BaseModel):
+    """One private chat, kept for the unread count of a seat's snapshot."""
+
+    seq: int
+    from_seat: int
+    to_seat: int
+    text: str
+
+
+class Timer(BaseModel):
+    due: float
+    kind: TimerKind
+    token: int
+
+
+class MatchState(BaseModel):
+    """Everything the rules need to continue a match; JSON in, JSON out."""
+
+    seed: int
+    seq: int = 0
+    config: ScriptKillConfig
+    status: MatchStatus = "waiting"
+    phase: str = "waiting"
+    players: list[Player] = Field(default_factory=list)
+    act: int = 1
+    unlocked_locations: list[str] = Field(default_factory=list)
+    unlocked_powers: list[str] = Field(default_factory=list)
+    public_clues: list[str] = Field(default_factory=list)
+    anchors: list[str] = Field(default_factory=list)
+    item_uses: dict[str, int] = Field(default_factory=dict)
+    taken_items: list[str] = Field(default_factory=list)
+    speaker: int | None = None
+    chats: list[Chat] = Field(default_factory=list)
+    votes: dict[int, int] = Field(default_factory=dict)
+    vote_round: int = 1
+    vote_candidates: list[int] = Field(default_factory=list)
+    tally: list[dict[str, Any]] = Field(default_factory=list)
+    voted_out: int | None = None
+    ending: str | None = None
+    deadline_at: float | None = None
+    deadline_ts: int | None = None
+    timer: Timer | None = None
+    timer_tokens: int = 0
+    result: dict[str, Any] | None = None
+
+    @property
+    def script(self) -> Script:
+        return load_script(self.config.script)
+
+    @property
+    def stage_index(self) -> int:
+        """The sub-stage's number (0 while waiting, 11 for the review, 12 after the end)."""
+        if self.phase in INDEX:
+            return INDEX[self.phase]
+        return 0 if self.phase == "waiting" else len(SUB_STAGES)
+
+    @property
+    def stage(self) -> str:
+        """The seed's code stage (prepare, opening, free_talk, search, action, vote, settlement, or the status)."""
+        if self.phase in INDEX:
+            return SUB_STAGES[INDEX[self.phase]].stage
+        return "prepare" if self.phase == "waiting" else self.phase
+
+    @property
+    def round_no(self) -> int:
+        return SUB_STAGES[min(self.stage_index, len(SUB_STAGES) - 1)].round_no
+
+    def seat(self, seat: int) -> Player | None:
+        if 0 <= seat < len(self.players):
+            return self.players[seat]
+        return None
+
+    def seated(self) -> list[Player]:
+        """The seats still at the table (not conceded)."""
+        return [p for p in self.players if p.alive]
+
+    def seat_of(self, character: str) -> int:
+        return next(p.seat for p in self.players if p.character == character)
+
+    def holder(self, item: str) -> int | None:
+        """The seat holding `item`, or None (still lying somewhere, or never dealt)."""
+        return next((p.seat for p in self.players if item in p.items), None)
+
+    def found_anywhere(self) -> set[str]:
+        """Clues found by any seat or published to the table."""
+        return set(self.public_clues).union(*(p.clues for p in self.players))
+
+
+def state_to_json(state: MatchState) -> dict[str, Any]:
+    return state.model_dump(mode="json")
+
+
+def state_from_json(data: dict[str, Any] | str | bytes) -> MatchState:
+    if isinstance(data, str | bytes):
+        data = json.loads(data)
+    return MatchState.model_validate(data)
