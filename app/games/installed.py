@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from app.games.script_kill import brain as script_kill_brain
 from app.games.script_kill.game import ScriptKillGame
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
@@ -29,7 +30,7 @@ def installed() -> list[tuple[Any, Brain | None]]:
     return [
         (UndercoverGame(), undercover_brain.decide),
         (WerewolfGame(), werewolf_brain.decide),
-        (ScriptKillGame(), None),
+        (ScriptKillGame(), script_kill_brain.decide),
     ]
 
 
