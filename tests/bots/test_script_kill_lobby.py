@@ -109,9 +109,9 @@ async def test_three_agents_and_three_npcs_from_the_lobby_play_to_the_ending(ser
             npc_seats = {p["seat"] for p in npcs}
             assert {e["seat"] for e in log if e["type"] == "speech"} >= npc_seats
             assert {e["seat"] for e in log if e["type"] == "investigated"} >= npc_seats
-            assert sent["vote"] == 3 and sent["speak"] >= 3
+            assert sent["vote"] in (3, 6) and sent["speak"] >= 3  # 6: a tie, and the second vote
         assert filler.joins == 3
         assert sum(filler.stats.errors.values()) == 0, filler.stats.errors
-        assert filler.stats.actions["vote"] == 3 and filler.stats.actions["ready"] > 0
+        assert filler.stats.actions["vote"] in (3, 6) and filler.stats.actions["ready"] > 0
     finally:
         await filler.stop()
