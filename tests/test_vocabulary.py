@@ -11,8 +11,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 LAYERS = ("app/protocol", "app/services", "app/db", "app/api")
-VOCABULARY = re.compile(r"(?<![a-z])(undercover|civilian|word|werewolf|seer|witch|wolf|wolves)"
-                        r"|卧底|平民|白板|狼人|预言家|女巫", re.IGNORECASE)
+VOCABULARY = re.compile(r"(?<![a-z])(undercover|civilian|word|werewolf|seer|witch|wolf|wolves|clue|culprit|investigat)"
+                        r"|卧底|平民|白板|狼人|预言家|女巫|剧本|线索|凶手", re.IGNORECASE)
 
 
 def test_no_game_vocabulary_above_the_games() -> None:
@@ -28,3 +28,4 @@ def test_no_game_vocabulary_above_the_games() -> None:
 def test_the_pattern_would_catch_a_game_word() -> None:
     assert VOCABULARY.search('body["wordpair"]') and VOCABULARY.search("wins_as_civilian")
     assert VOCABULARY.search("狼人杀") and not VOCABULARY.search("password") and not VOCABULARY.search("forwarded")
+    assert VOCABULARY.search("list_clues") and VOCABULARY.search("剧本杀") and VOCABULARY.search("culprit_seat")

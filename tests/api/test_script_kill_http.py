@@ -16,14 +16,15 @@ from app.db import matches as repo
 from app.services import matches as service
 from tests.api.helpers import assert_error
 from tests.api.table import Table
+from tests.api.test_owners import cookie_of, jar, sign_up
 
 
 class ScriptKillTable(Table):
     game = "script_kill"
 
-    def __init__(self, client: httpx.AsyncClient) -> None:
+    def __init__(self, client: httpx.AsyncClient, **config: Any) -> None:
         super().__init__(client, 6)
-        self.config = {"timing": "compressed", "script": "tiny"}
+        self.config = {"timing": "compressed", "script": "tiny", **config}
 
 
 def mine(visibility: str, seat: int, character: str) -> bool:
@@ -102,8 +103,9 @@ def _check_layers(events: dict[int | None, list[dict[str, Any]]], everything: li
 
 
 async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: httpx.AsyncClient) -> None:
-    table = ScriptKillTable(client)
+    table = ScriptKillTable(client, compete_mode=True)  # rated: the result counts per side
     await table.open()
+    watcher = cookie_of(await sign_up(client, "sk-watcher"))
     agents = [Agent(seat, random.Random(seat)) for seat in range(6)]
     first = await table.snap(0)
     assert first["status"] == "in_progress" and first["sub_stage"] == "script_handout"
@@ -118,6 +120,9 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
             god = await _god_log(app, table.match_id)
             _check_layers({s: await table.events(s) for s in [None, *range(6)]}, god, characters)
             assert "culprit" not in snaps[0] and "tally" not in snaps[0]
+            watching = await client.get(f"/api/matches/{table.match_id}", headers=jar(watcher))
+            assert watching.json()["viewer_role"] == "spectator"  # compete_mode: no live god view
+            assert "spectator_log" not in watching.json() and "hands" not in watching.json()
             checked_mid_game = True
         moved = False
         for seat in range(6):
@@ -139,12 +144,18 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
     everything = await table.events()
     for seat in [None, *range(6)]:
         assert await table.events(seat) == everything  # after the end every viewer sees every event
+    watched = (await client.get(f"/api/matches/{table.match_id}", headers=jar(watcher))).json()
+    assert watched["hands"] and len(watched["public_log"]) + len(watched["spectator_log"]) == len(everything)
     types = {e["type"] for e in everything}
     assert {"investigated", "clue_found", "private_chat", "speech", "anchor", "vote_cast", "vote_result", "ending",
             "review", "match_finished"} <= types
     assert [e["text"] for e in everything if e["type"] == "anchor"] == [
         "【锚点一】庄主的遗嘱被人动过：原本留给管家的遗产，改成了留给商人。",
         "【锚点二】警方来电：水果刀上的血迹属于庄主，刀柄上的指纹被擦掉了。"]
+    culprit = (await client.get(f"/api/agents/{table.names[end['result']['culprit_seat']]}")).json()
+    won = end["result"]["winner_camp"] == "culprit"
+    assert culprit["stats"]["script_kill"] == {"culprit": {"games": 1, "wins": int(won)}}
+    assert culprit["ratings"]["script_kill"]["rated_games"] == 1
     listed = (await client.get("/api/games")).json()
     assert "script_kill" in [g["name"] for g in listed["games"]]
 

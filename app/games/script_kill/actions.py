@@ -108,8 +108,8 @@ def speak(step: Step, player: Player, cmd: Act) -> None:
     text = _text(cmd.text)
     step.emit("speech", "public", seat=player.seat, character=player.character, name=_name(state, player),
               text=text, round=state.round_no)
+    player.spoke = True
     if state.phase == "self_intro":
-        player.spoke = True
         pass_floor(step)
 
 
@@ -178,16 +178,17 @@ def use_power(step: Step, player: Player, cmd: Act) -> None:
 def use_item(step: Step, player: Player, cmd: Act) -> None:
     state = step.state
     item = state.script.item(_own_item(state, player, cmd.item))
-    if item.effect is None or item.uses is None:
+    if item.effect is None:
         raise GameError("item_not_usable", f"「{item.name}」无法使用。", item=item.id)
-    if state.item_uses.get(item.id, 0) <= 0:
+    if item.uses is not None and state.item_uses.get(item.id, 0) <= 0:
         raise GameError("item_used_up", f"「{item.name}」已经用完了。", item=item.id)
     target_kind = getattr(item.effect, "target", "none")
     target = _target(state, player, target_kind, cmd.target)
-    state.item_uses[item.id] -= 1
+    if item.uses is not None:
+        state.item_uses[item.id] -= 1
     shown = discovery.run_effect(step, player, item.effect, target, f"item:{item.id}")
     step.emit("item_used", private_to(player), seat=player.seat, item=item.id, item_name=item.name, target=target,
-              uses_left=state.item_uses[item.id], result=shown)
+              uses_left=state.item_uses.get(item.id), result=shown)
 
 
 def trade(step: Step, player: Player, cmd: Act) -> None:

@@ -26,7 +26,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from app.games.base import GameError
-from app.games.common.commands import Abort, Concede, GameCommand, Timeout
+from app.games.common.commands import Abort, Concede, GameCommand, TakeOver, Timeout
 
 ActionName = Literal["list_clues", "list_items", "inspect", "speak", "reveal_clue", "investigate", "use_power",
                      "use_item", "trade", "private_chat", "vote", "ready"]
@@ -57,7 +57,7 @@ class Act(GameCommand):
     to: int | None = None
 
 
-Command = Annotated[Join | Act | Concede | Abort | Timeout, Field(discriminator="type")]
+Command = Annotated[Join | Act | Concede | Abort | Timeout | TakeOver, Field(discriminator="type")]
 
 
 class _Request(BaseModel):

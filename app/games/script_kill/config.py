@@ -7,6 +7,8 @@
   (not `test_only`) script, or `tiny` while none is shipped.
 - `compete_mode`: as in the other games, read by the services (rated; spectators see the god view only after the
   end); the rules do not change.
+- `takeover_after_timeouts` (null = off): as in the other games, the official bot plays a seat that let this many
+  stage clocks run out in a row without acting (once the game has a brain).
 """
 
 from __future__ import annotations
@@ -40,6 +42,9 @@ class ScriptKillConfig(BaseModel):
     script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
     compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
                                                   "god view only after the end (the rules do not change)")
+
+    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
+                                                "row of one seat the official bot plays it to the end (null: off)")
 
     @field_validator("script")
     @classmethod

@@ -32,7 +32,7 @@ def clue_record(clue: Clue) -> dict[str, Any]:
 def item_record(state: MatchState, item_id: str) -> dict[str, Any]:
     item = state.script.item(item_id)
     return {"id": item.id, "name": item.name, "type": item.type, "text": item.text, "is_key": item.is_key,
-            "tradable": item.tradable, "uses_left": state.item_uses.get(item.id),
+            "tradable": item.tradable, "uses": item.uses, "uses_left": state.item_uses.get(item.id),
             "effect": item.effect.model_dump() if item.effect is not None else None}
 
 

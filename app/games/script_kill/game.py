@@ -10,7 +10,7 @@ from pydantic import BaseModel
 
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
 from app.games.common import dispatch
-from app.games.common.commands import Abort, Concede, Timeout
+from app.games.common.commands import Abort, Concede, TakeOver, Timeout
 from app.games.script_kill import rules, view, voting
 from app.games.script_kill.commands import ACTIONS, Command, Join, parse_command
 from app.games.script_kill.config import ScriptKillConfig, parse_config
@@ -64,6 +64,10 @@ class ScriptKillGame:
 
     def timeout(self, token: int) -> Timeout:
         return Timeout(token=token)
+
+    def take_over(self, seat: int) -> TakeOver:
+        """`TakeOver` (`app.protocol.registry.TakesOver`)."""
+        return TakeOver(seat=seat)
 
     def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
         return rules.apply(state, command, now=now)

@@ -1,17 +1,19 @@
 """The script package: one JSON file per script, read into frozen pydantic models.
 
-The models check each record's own shape; `validate.check_package` checks what spans records (every reference
+The models check each record's own shape; `check_package` checks what spans records (every reference
 resolves, counts per act, key items not tradable …). `load_script` does both, so a bad package never loads.
 """
 
 from __future__ import annotations
 
 import json
+from collections import Counter
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 SCRIPTS_DIR = Path(__file__).parent / "scripts"
 
@@ -112,7 +114,7 @@ class Item(Record):
     text: Text
     is_key: bool = False
     tradable: bool = True
-    uses: Literal[1, 2] | None = None
+    uses: Literal[1, 2] | None = None  # None: unlimited (with an effect), or not usable (without)
     effect: ItemEffect | None = None
     location: Id | None = None
 
@@ -190,11 +192,205 @@ class Script(Record):
         return next(p for p in self.powers if p.id == pid)
 
 
-def parse_script(raw: str, stem: str | None = None) -> Script:
-    """Parse and cross-check one package; raises `validate.PackageError` naming the bad field's path."""
-    from app.games.script_kill.validate import check_package, parse
+CLUES_RANGE = (40, 50)
+ITEMS_RANGE = (20, 30)
+POWERS_PER_ACT = (1, 2)
+EVENTS_PER_ACT = (2, 3)
+ACT_STAGES = {1: ("explore_r1", "discuss_r1"), 2: ("explore_r2", "discuss_r2", "final_discuss")}
 
-    script = parse(raw)
+
+class PackageError(ValueError):
+    """A package that does not hold together; `problems` are 'path: what is wrong' lines."""
+
+    def __init__(self, name: str, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__(f"script package {name!r} is invalid:\n  " + "\n  ".join(problems))
+
+
+def _path(loc: Iterable[int | str]) -> str:
+    out = ""
+    for part in loc:
+        out += f"[{part}]" if isinstance(part, int) else (f".{part}" if out else part)
+    return out or "(root)"
+
+
+def parse(raw: str, name: str = "package") -> Script:
+    """The package's JSON read into models, or PackageError naming each bad field's path."""
+    try:
+        return Script.model_validate_json(raw)
+    except ValidationError as exc:
+        problems = [f"{_path(e['loc'])}: {e['msg']}" for e in exc.errors()]
+        raise PackageError(name, problems) from None
+
+
+def _duplicates(kind: str, ids: list[str]) -> Iterator[str]:
+    for ident, n in Counter(ids).items():
+        if n > 1:
+            yield f"{kind}: id {ident!r} appears {n} times"
+
+
+def _in_range(path: str, n: int, bounds: tuple[int, int]) -> Iterator[str]:
+    if not bounds[0] <= n <= bounds[1]:
+        yield f"{path}: {n} found, {bounds[0]}–{bounds[1]} required"
+
+
+def _characters(s: Script) -> Iterator[str]:
+    ids = {c.id for c in s.characters}
+    items = {i.id for i in s.items}
+    if len(s.characters) != 6:
+        yield f"characters: exactly 6 required, {len(s.characters)} found"
+    yield from _duplicates("characters", [c.id for c in s.characters])
+    if s.culprit not in ids:
+        yield f"culprit: unknown character {s.culprit!r}"
+    for n, c in enumerate(s.characters):
+        for r, rel in enumerate(c.relations):
+            if rel.to not in ids or rel.to == c.id:
+                yield f"characters[{n}].relations[{r}].to: {rel.to!r} is not another character"
+        missing = {1, 2, 3} - {t.day for t in c.timeline}
+        if missing:
+            yield f"characters[{n}].timeline: no entry for day {', '.join(map(str, sorted(missing)))}"
+        for p, phrase in enumerate(c.secret_phrases):
+            if not phrase.strip():
+                yield f"characters[{n}].secret_phrases[{p}]: blank phrase"
+        for i, item in enumerate(c.items):
+            if item not in items:
+                yield f"characters[{n}].items[{i}]: unknown item {item!r}"
+    holders = Counter(i for c in s.characters for i in c.items)
+    for item, count in holders.items():
+        if count > 1:
+            yield f"characters: item {item!r} is held by {count} characters"
+
+
+def _clues(s: Script) -> Iterator[str]:
+    chars = {c.id for c in s.characters}
+    locs = {x.id: x for x in s.locations}
+    if not s.test_only:
+        yield from _in_range("clues", len(s.clues), CLUES_RANGE)
+    yield from _duplicates("clues", [k.id for k in s.clues])
+    for n, k in enumerate(s.clues):
+        if k.location is not None and k.location not in locs:
+            yield f"clues[{n}].location: unknown location {k.location!r}"
+        elif k.location is not None and locs[k.location].act > k.act:
+            yield f"clues[{n}].location: {k.location!r} opens in act 2, the clue belongs to act {k.act}"
+        for a, who in enumerate(k.about):
+            if who not in chars:
+                yield f"clues[{n}].about[{a}]: unknown character {who!r}"
+        for who in k.weights:
+            if who not in chars:
+                yield f"clues[{n}].weights.{who}: unknown character"
+    for act in (1, 2):
+        if not any(k.is_key and k.act == act for k in s.clues):
+            yield f"clues: no key clue in act {act}"
+
+
+def _solvable(s: Script) -> Iterator[str]:
+    totals = Counter({c.id: 0 for c in s.characters})
+    for k in s.clues:
+        if k.is_key:
+            totals.update(k.weights)
+    top = max(totals.values(), default=0)
+    if s.culprit in totals and (totals[s.culprit] != top or list(totals.values()).count(top) > 1):
+        yield f"clues: key clues' weights do not single out the culprit ({dict(totals)})"
+
+
+def _effect_refs(path: str, effect: object, s: Script) -> Iterator[str]:
+    clues = {k.id for k in s.clues}
+    locs = {x.id for x in s.locations}
+    clue = getattr(effect, "clue", None)
+    if clue is not None and clue not in clues:
+        yield f"{path}.clue: unknown clue {clue!r}"
+    location = getattr(effect, "location", None)
+    if location is not None and location not in locs:
+        yield f"{path}.location: unknown location {location!r}"
+
+
+def _items(s: Script) -> Iterator[str]:
+    locs = {x.id for x in s.locations}
+    held = {i for c in s.characters for i in c.items}
+    if not s.test_only:
+        yield from _in_range("items", len(s.items), ITEMS_RANGE)
+    yield from _duplicates("items", [i.id for i in s.items])
+    for n, item in enumerate(s.items):
+        if item.is_key and item.tradable:
+            yield f"items[{n}].tradable: key item {item.id!r} must not be tradable"
+        if item.location is not None and item.location not in locs:
+            yield f"items[{n}].location: unknown location {item.location!r}"
+        if item.location is not None and item.id in held:
+            yield f"items[{n}].location: {item.id!r} is also held by a character"
+        if item.effect is not None:
+            yield from _effect_refs(f"items[{n}].effect", item.effect, s)
+
+
+def _powers(s: Script) -> Iterator[str]:
+    chars = {c.id for c in s.characters}
+    yield from _duplicates("powers", [p.id for p in s.powers])
+    for act in (1, 2):
+        yield from _in_range(f"powers (act {act})", sum(p.act == act for p in s.powers), POWERS_PER_ACT)
+    for n, p in enumerate(s.powers):
+        if p.owner not in chars:
+            yield f"powers[{n}].owner: unknown character {p.owner!r}"
+        yield from _effect_refs(f"powers[{n}].effect", p.effect, s)
+        if p.effect.kind in ("peek_items", "peek_clues") and p.target == "none":
+            yield f"powers[{n}].target: {p.effect.kind} needs a character or location target"
+    owners = Counter(p.owner for p in s.powers)
+    for owner, count in owners.items():
+        if count > 1:
+            yield f"powers: {owner!r} owns {count} powers (one per character)"
+
+
+def _events(s: Script) -> Iterator[str]:
+    yield from _duplicates("events", [e.id for e in s.events])
+    for act in (1, 2):
+        yield from _in_range(f"events (act {act})", sum(e.act == act for e in s.events), EVENTS_PER_ACT)
+    for n, e in enumerate(s.events):
+        if e.stage not in ACT_STAGES[e.act]:
+            yield f"events[{n}].stage: {e.stage!r} is not a stage of act {e.act}"
+        if e.effect is not None:
+            yield from _effect_refs(f"events[{n}].effect", e.effect, s)
+
+
+def _anchors_and_locations(s: Script) -> Iterator[str]:
+    locs = {x.id for x in s.locations}
+    powers = {p.id for p in s.powers}
+    yield from _duplicates("locations", [x.id for x in s.locations])
+    if not any(x.act == 1 for x in s.locations):
+        yield "locations: no location open in act 1"
+    for name in ("anchor_r1", "anchor_r2"):
+        anchor = getattr(s.anchors, name)
+        for n, loc in enumerate(anchor.unlock_locations):
+            if loc not in locs:
+                yield f"anchors.{name}.unlock_locations[{n}]: unknown location {loc!r}"
+        for n, power in enumerate(anchor.unlock_powers):
+            if power not in powers:
+                yield f"anchors.{name}.unlock_powers[{n}]: unknown power {power!r}"
+    unlocked = set(s.anchors.anchor_r1.unlock_locations)
+    effects = [i.effect for i in s.items] + [e.effect for e in s.events]
+    unlocked.update(e.location for e in effects if isinstance(e, UnlockLocation))
+    for n, x in enumerate(s.locations):
+        if x.act == 2 and x.id not in unlocked:
+            yield f"locations[{n}]: act-2 location {x.id!r} is unlocked by neither anchor_r1 nor an effect"
+
+
+def problems(script: Script, stem: str | None = None) -> list[str]:
+    """Every cross-record problem of `script` ('path: what is wrong'); empty when the package holds together."""
+    found: list[str] = []
+    if stem is not None and stem != script.id:
+        found.append(f"id: {script.id!r} differs from the file name {stem!r}")
+    for check in (_characters, _clues, _solvable, _items, _powers, _events, _anchors_and_locations):
+        found.extend(check(script))
+    return found
+
+
+def check_package(script: Script, stem: str | None = None) -> None:
+    """Raise PackageError when `script` has any problem."""
+    found = problems(script, stem)
+    if found:
+        raise PackageError(script.id, found)
+
+
+def parse_script(raw: str, stem: str | None = None) -> Script:
+    """Parse and cross-check one package; raises `PackageError` naming the bad field's path."""
+    script = parse(raw, stem or "package")
     check_package(script, stem)
     return script
 

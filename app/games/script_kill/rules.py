@@ -8,7 +8,7 @@ is passed in), every random draw from `Random(f"{seed}:{seq}:<purpose>")`; `appl
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.commands import Abort, Concede, Timeout
+from app.games.common.commands import Abort, Concede, TakeOver, Timeout
 from app.games.common.dispatch import is_noop
 from app.games.script_kill import actions, discovery, voting
 from app.games.script_kill.commands import Act, Command, Join
@@ -47,6 +47,8 @@ def apply(state: MatchState, command: Command, *, now: float) -> Outcome:
         _concede(step, command.seat)
     elif isinstance(command, Abort):
         _abort(step, command)
+    elif isinstance(command, TakeOver):
+        _take_over(step, command.seat)
     else:
         raise GameError("bad_request", f"not a command: {type(command).__name__}")
     if step.state.status == "in_progress":
@@ -103,7 +105,7 @@ def enter(step: Step, index: int) -> None:
     sub = SUB_STAGES[index]
     state.phase = sub.id
     for player in state.players:
-        player.ready = False
+        player.ready = player.spoke = False
     step.start_clock(duration(sub.id, state.config.timing))
     step.emit("stage_changed", "public", sub_stage=sub.id, stage=sub.stage, round=sub.round_no,
               round_no=sub.round_no, text=sub.announce, deadline_ts=state.deadline_ts)
@@ -184,3 +186,12 @@ def _abort(step: Step, cmd: Abort) -> None:
     summary = "房主取消了对局" if cmd.reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
     state.result = {"winner_camp": None, "reason": cmd.reason, "summary": summary}
     step.emit("match_aborted", "public", reason=cmd.reason)
+
+
+def _take_over(step: Step, seat: int) -> None:
+    """From now on the official bot plays `seat` (a public `seat_taken_over`); again, or not running: nothing."""
+    player = step.state.seat(seat)
+    if step.state.status != "in_progress" or player is None or player.taken_over:
+        return
+    player.taken_over = True
+    step.emit("seat_taken_over", "public", seat=seat)

@@ -36,6 +36,7 @@ class Player(BaseModel):
     spoke: bool = False
     chat_read_seq: int = 0
     conceded: bool = False
+    taken_over: bool = False
 
     @property
     def alive(self) -> bool:

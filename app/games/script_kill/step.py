@@ -17,6 +17,12 @@ class Step(EventStep[MatchState]):
         super().__init__(state, now)
         self.reply: dict[str, Any] | None = None
 
+    def emit(self, type_: str, visibility: str, **fields: Any) -> dict[str, Any]:
+        """Append an event; every event carries `round` (0, 1, 2) and `seat` (None: the DM's own)."""
+        fields.setdefault("round", self.state.round_no)
+        fields.setdefault("seat", None)
+        return super().emit(type_, visibility, **fields)
+
     def start_clock(self, seconds: int) -> None:
         """The stage's public deadline `seconds` from now, and its timer."""
         self.state.deadline_at = self.now + seconds

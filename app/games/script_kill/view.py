@@ -37,6 +37,8 @@ def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
             row["character_name"] = state.script.character(p.character).name
         if p.conceded:
             row["conceded"] = True
+        if p.taken_over:
+            row["taken_over"] = True
         if god and p.character is not None:
             row["is_culprit"] = p.character == state.script.culprit
         rows.append(row)
@@ -95,7 +97,9 @@ def _power(state: MatchState, player: Player) -> dict[str, Any] | None:
 
 
 def next_action(state: MatchState, seat: int) -> str:
-    """What the seat should send now: speak, investigate, vote, ready, or a wait."""
+    """What the seat should send now: speak (its self_intro turn; once per discussion stage, then ready),
+    investigate (searches left), vote, ready, or a wait (wait_for_speak_round, wait_for_vote_resolution,
+    wait_for_next_phase); `eliminated` after a concession, `none` when the match is not running."""
     player = state.players[seat]
     if state.status != "in_progress":
         return "none"
@@ -110,7 +114,7 @@ def next_action(state: MatchState, seat: int) -> str:
     if state.phase in EXPLORE:
         return "investigate" if _investigations_left(player) else "ready"
     if state.phase in GATES["reveal_clue"]:
-        return "speak"
+        return "ready" if player.spoke else "speak"
     return "ready"
 
 
@@ -171,9 +175,13 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     power = _power(state, player)
     if power is not None and power["unlocked"] and not power["used"]:
         offer("use_power", powers=[power["id"]], **_target_options(state, power["target"], others))
-    usable = [i for i in player.items if script.item(i).effect is not None and state.item_uses.get(i, 0) > 0]
+    usable = [i for i in player.items if script.item(i).effect is not None
+              and (script.item(i).uses is None or state.item_uses.get(i, 0) > 0)]
     if usable:
-        offer("use_item", items=usable, targets=others, locations=list(state.unlocked_locations))
+        kinds = {getattr(script.item(i).effect, "target", "none") for i in usable}
+        offer("use_item", items=usable, **(_target_options(state, "character", others) if "character" in kinds
+                                           else {}), **(_target_options(state, "location", others)
+                                                        if "location" in kinds else {}))
     tradable = [i for i in player.items if script.item(i).type == "clue_item" and script.item(i).tradable
                 and not script.item(i).is_key]
     if tradable:

@@ -3,9 +3,9 @@
 The vote is private to the DM: each voter gets a receipt (`vote_cast`, `private:seat:N`); the tally is a god-only
 snapshot field until the end. Plurality; a tie → one second vote among the tied; a second tie → a random pick among
 the tied. A seat that does not vote abstains: its vote is drawn at random among the seats it could have named.
-Endings: the culprit voted out and ≥ 80 % of the key clues found by anyone or published → `perfect`; voted out with
-fewer → `normal`; anyone else voted out → `failure` (the culprit escapes). Sides: `innocent` (perfect, normal) and
-`culprit` (failure).
+Endings: the culprit voted out and ≥ 80 % of the key clues found by the players (not merely published by the DM) →
+`perfect`; voted out with fewer → `normal`; anyone else voted out → `failure` (the culprit escapes).
+Sides: `innocent` (perfect, normal) and `culprit` (failure).
 """
 
 from __future__ import annotations
@@ -93,10 +93,12 @@ def _vote_seconds(state: MatchState) -> int:
 
 
 def key_share(state: MatchState) -> tuple[int, int]:
-    """(key clues found by anyone or published, key clues in the script)."""
+    """(key clues some seat found — by a search, an item, a power —, key clues in the script). What only the DM
+    published (the key-clue guarantee, a script event) does not count: with the guarantee every key clue ends up
+    public, and `normal` could never happen (issue 20: "≥ 80 % of key clues found")."""
     keys = [k.id for k in state.script.clues if k.is_key]
-    known = state.found_anywhere()
-    return sum(k in known for k in keys), len(keys)
+    found = set().union(*(p.clues for p in state.players))
+    return sum(k in found for k in keys), len(keys)
 
 
 def ending_of(state: MatchState) -> str:

@@ -68,7 +68,8 @@ def choose(state: MatchState, seat: int, rng: random.Random) -> dict[str, Any] |
         return {"type": "use_power", "power": o["powers"][0], "target": target}
     if "use_item" in offers and rng.random() < 0.3:
         o = offers["use_item"]
-        return {"type": "use_item", "item": rng.choice(o["items"]), "target": rng.choice(o["targets"])}
+        return {"type": "use_item", "item": rng.choice(o["items"]),
+                "target": rng.choice(o.get("targets") or o.get("locations") or [None])}
     if "trade" in offers and rng.random() < 0.2:
         o = offers["trade"]
         return {"type": "trade", "item": rng.choice(o["items"]), "to": rng.choice(o["targets"])}

@@ -64,7 +64,7 @@ def test_seeded_games_keep_anchors_the_guarantee_and_the_matrix(seed: int) -> No
         assert {k.id for k in script.clues if k.is_key and k.act == act_no} <= known
     state = played.state
     keys = [k.id for k in script.clues if k.is_key]
-    share = sum(k in state.found_anywhere() for k in keys) / len(keys)
+    share = sum(any(k in p.clues for p in state.players) for k in keys) / len(keys)
     caught = state.players[state.voted_out].character == script.culprit if state.voted_out is not None else False
     expected = ("perfect" if share >= PERFECT_SHARE else "normal") if caught else "failure"
     assert state.result is not None and state.result["ending"] == expected
@@ -170,3 +170,39 @@ def test_reconnect_restores_everything_from_the_snapshot() -> None:
     assert [c["text"] for c in you["unread_private_chats"]["chats"]] == ["你昨晚在哪？", "我相信你。"]
     act(played, c1, type="ready")
     assert GAME.you_view(played.state, c1)["unread_private_chats"]["count"] == 0
+
+
+def _vote_all(played: Played, target: int) -> None:
+    _to(played, "final_vote")
+    for voter in range(6):
+        if voter != target:
+            act(played, voter, type="vote", target=target)
+    act(played, target, type="vote", target=(target + 1) % 6)
+
+
+def test_the_endings_matrix() -> None:
+    perfect = table(seed=3)
+    _to(perfect, "explore_r1")
+    searcher = 0
+    act(perfect, searcher, type="investigate", location="study")
+    act(perfect, searcher, type="investigate", location="study")  # k02 (key) after k01
+    _to(perfect, "explore_r2")
+    act(perfect, searcher, type="investigate", location="cellar")
+    act(perfect, searcher, type="investigate", location="cellar")  # k05 (key, tier 3) after k06
+    act(perfect, searcher, type="investigate", location="attic")  # k08 (key); the attic opened with event e3
+    culprit = perfect.state.seat_of("c4")
+    _vote_all(perfect, culprit)
+    assert perfect.state.result is not None and perfect.state.result["ending"] == "perfect"
+    assert perfect.state.result["winner_camp"] == "innocent" and culprit in perfect.state.result["losing_seats"]
+
+    normal = table(seed=3)
+    _vote_all(normal, normal.state.seat_of("c4"))  # nobody searched: the DM published every key clue
+    assert set(normal.state.public_clues) >= {"k02", "k05", "k08"}
+    assert normal.state.result is not None and normal.state.result["ending"] == "normal"
+
+    failure = table(seed=3)
+    _vote_all(failure, failure.state.seat_of("c1"))
+    assert failure.state.result is not None and failure.state.result["ending"] == "failure"
+    assert failure.state.result["winning_seats"] == [failure.state.seat_of("c4")]
+    ending = next(e for e in failure.events if e["type"] == "ending")
+    assert ending["text"] == load_script("tiny").endings.failure and ending["visibility"] == "public"
