@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.games.script_kill.brain.plan import target_kind
 from app.games.script_kill.brain.seat import Seat
 from app.games.script_kill.brain.speech import guard
 
@@ -16,6 +17,7 @@ READ_ONLY = ("list_clues", "list_items", "inspect")
 FIELDS = {"investigate": ("location", "locations"), "use_power": ("power", "powers"), "use_item": ("item", "items"),
           "trade": ("item", "items"), "reveal_clue": ("clue", "clues")}
 TARGETED = ("trade", "private_chat", "vote")
+TARGET_OPTIONS = {"character": "targets", "location": "locations"}
 
 
 def decide(seat: Seat, rng: random.Random) -> dict[str, Any] | None:
@@ -35,8 +37,9 @@ def decide(seat: Seat, rng: random.Random) -> dict[str, Any] | None:
         if not row.get(options):
             return {"type": "ready"} if "ready" in seat.allowed else None
         body[field] = rng.choice(row[options])
-    if kind in TARGETED or (kind in ("use_power", "use_item") and (row.get("targets") or row.get("locations"))):
-        choices = list(row.get("targets") or row.get("locations") or [])
+    needs = target_kind(seat, kind, body) if kind in ("use_power", "use_item") else "none"
+    if kind in TARGETED or needs != "none":
+        choices = list(row.get(TARGET_OPTIONS.get(needs, "targets")) or [])
         if not choices:
             return {"type": "ready"} if "ready" in seat.allowed else None
         body["to" if kind in ("trade", "private_chat") else "target"] = rng.choice(choices)

@@ -1,7 +1,7 @@
 """What a seat does in each kind of stage, in seed 002 §三's order of priority.
 
 Explore: its power first → its items' effects → investigate (places in its own story, then where the
-suspects' clues lie, then the rest) → up to two private chats a round (answers to chats received come
+suspects' clues lie, then the rest; deep before wide) → up to two private chats a round (answers to chats received come
 first) → one gift of a tradable clue item to the seat it trusts most → `ready`. Discuss: answer chats →
 show the clue that weighs most on the top suspect → one speech → `ready`. Vote: the top suspect but itself.
 """
@@ -74,7 +74,7 @@ def use_item(seat: Seat, style: Voice) -> Body | None:
 def _with_target(seat: Seat, style: Voice, kind: str, body: Body) -> Body | None:
     """Fill `target` from the action's offered options: a suspect's seat, or a place not searched yet."""
     row = seat.row(kind) or {}
-    needs = _target_kind(seat, kind, body)
+    needs = target_kind(seat, kind, body)
     if needs == "character":
         target = top_suspect_seat(seat, list(row.get("targets") or []), style.noise)
         return None if target is None else {**body, "target": target}
@@ -86,7 +86,8 @@ def _with_target(seat: Seat, style: Voice, kind: str, body: Body) -> Body | None
     return body
 
 
-def _target_kind(seat: Seat, kind: str, body: Body) -> str:
+def target_kind(seat: Seat, kind: str, body: Body) -> str:
+    """What `use_power` / `use_item` (`body`) must name: `none`, `character` (a seat) or `location`."""
     if kind == "use_power":
         record = seat.power or {}
     else:
@@ -97,21 +98,36 @@ def _target_kind(seat: Seat, kind: str, body: Body) -> str:
 
 
 def investigate(seat: Seat, style: Voice) -> Body | None:
+    """Search deep rather than wide: a location gives each seat its clues one by one (tier 1 first), so the seat
+    keeps to the place it searched last until the DM says nothing is left there, and the key clues (tier 2–3)
+    get found."""
     places = seat.options("investigate", "locations")
     if not places:
         return None
-    return {"type": "investigate", "location": min(places, key=lambda p: _search_order(seat, style, p, places))}
+    empty = {str(e.get("location")) for e in seat.stage_events
+             if e.get("type") == "dm_notice" and e.get("seat") == seat.me and e.get("location")}
+    left = [p for p in places if p not in empty] or places
+    mine = [str(e.get("location")) for e in seat.stage_events
+            if e.get("type") == "investigated" and e.get("seat") == seat.me]
+    if mine and mine[-1] in left:
+        return {"type": "investigate", "location": mine[-1]}
+    return {"type": "investigate", "location": min(left, key=lambda p: _search_order(seat, style, p, left))}
 
 
-def _search_order(seat: Seat, style: Voice, place: str, places: list[str]) -> tuple[int, int, int, int]:
-    """Places tied to the seat's own story first, then where the suspects' clues were found, then the rest;
-    within each, the least searched by this seat."""
+def _search_order(seat: Seat, style: Voice, place: str, places: list[str]) -> tuple[float, int]:
+    """Places tied to the seat's own story first, then where the suspects' clues were found, then the rest —
+    but a place the seat searched in an earlier round, or that others already search this stage, counts less
+    (the table spreads out, and a new act's locations get searched)."""
     name = seat.locations.get(place, place)
-    own = 0 if name and name in seat.private_text else 1
+    score = 0.0 if name and name in seat.private_text else w.NOT_OWN_STORY
     suspects = set(ranked(seat, style.noise)[:2])
-    near = 0 if any(k.get("location") == place and suspects & set(k.get("about") or [])
-                    for k in seat.clues.values()) else 1
-    return (seat.searched.get(place, 0), own, near, places.index(place))
+    if not any(k.get("location") == place and suspects & set(k.get("about") or []) for k in seat.clues.values()):
+        score += w.NOT_NEAR_SUSPECTS
+    score += w.CROWD * sum(1 for e in seat.stage_events if e.get("type") == "investigated"
+                           and e.get("location") == place and e.get("seat") != seat.me)
+    if seat.searched.get(place, 0):
+        score += w.SEARCHED_BEFORE
+    return (score, places.index(place))
 
 
 def answer(seat: Seat, style: Voice, rng: random.Random) -> Body | None:

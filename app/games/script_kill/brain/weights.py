@@ -14,3 +14,7 @@ ANSWERS_PER_ROUND = 2  # answers to chats received, per round
 TRADES_PER_ROUND = 1
 REVEALS_PER_STAGE = 1
 SNIPPET = 60  # characters of a clue's text quoted in speech
+NOT_OWN_STORY = 1.5  # search order: a place the seat's own script, secret and timeline do not name
+NOT_NEAR_SUSPECTS = 0.5  # … where no clue about the two top suspects was found
+CROWD = 1.0  # … per other seat that searched it this stage
+SEARCHED_BEFORE = 2.0  # … a place the seat searched in an earlier round
