@@ -120,6 +120,13 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
             god = await _god_log(app, table.match_id)
             _check_layers({s: await table.events(s) for s in [None, *range(6)]}, god, characters)
             assert "culprit" not in snaps[0] and "tally" not in snaps[0]
+            for seat in range(6):  # reconnect: the snapshot alone holds the seat's hand, as the read-only asks say
+                you = (await table.snap(seat))["you"]
+                assert you["items"] == (await table.act(seat, {"type": "list_items"})).json()["items"]
+                assert you["clues"] == (await table.act(seat, {"type": "list_clues"})).json()["clues"]
+                assert you["character"]["id"] == characters[seat] and you["character"]["script"]
+                chats = [e for e in await table.events(seat) if e["type"] == "private_chat" and e["to"] == seat]
+                assert {c["seq"] for c in you["unread_private_chats"]["chats"]} <= {e["seq"] for e in chats}
             watching = await client.get(f"/api/matches/{table.match_id}", headers=jar(watcher))
             assert watching.json()["viewer_role"] == "spectator"  # compete_mode: no live god view
             assert "spectator_log" not in watching.json() and "hands" not in watching.json()
@@ -156,8 +163,12 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
     won = end["result"]["winner_camp"] == "culprit"
     assert culprit["stats"]["script_kill"] == {"culprit": {"games": 1, "wins": int(won)}}
     assert culprit["ratings"]["script_kill"]["rated_games"] == 1
-    listed = (await client.get("/api/games")).json()
-    assert "script_kill" in [g["name"] for g in listed["games"]]
+    games = {g["name"]: g for g in (await client.get("/api/games")).json()["games"]}
+    listed = games["script_kill"]
+    assert listed["config_defaults"]["timing"] == "standard" and listed["sides"] == ["innocent", "culprit"]
+    assert set(listed["actions"]) == {"list_clues", "list_items", "inspect", "speak", "reveal_clue", "investigate",
+                                      "use_power", "use_item", "trade", "private_chat", "vote", "ready"}
+    assert listed["errors"]["stage_forbids"]["status"] == 409
 
 
 async def _god_log(app: FastAPI, match_id: str) -> list[dict[str, Any]]:

@@ -114,7 +114,7 @@ def run_effect(step: Step, player: Player, effect: Any, target: int | str | None
         give_clue(step, player, effect.clue, source)
         return {"clue": effect.clue}
     if isinstance(effect, UnlockLocation):
-        unlock(step, effect.location, source)
+        unlock(step, effect.location, source.split(":")[0])  # public: "item" or "power", never which one
         return {"location": effect.location}
     if isinstance(effect, PeekItems):
         return peek(step, player, "items", target)

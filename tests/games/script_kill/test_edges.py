@@ -107,3 +107,17 @@ def test_take_over_marks_the_seat_once() -> None:
     assert run(played, GAME.take_over(2)) == []
     assert GAME.players_view(played.state, god=False)[2]["taken_over"] is True
     assert GAME.parse_config({"takeover_after_timeouts": 2}).takeover_after_timeouts == 2
+
+
+def test_a_location_power_peeks_at_what_is_left_there() -> None:
+    played = table()
+    while played.state.phase != "explore_r1":
+        expire(played)
+    doctor = played.state.seat_of("c3")
+    act(played, doctor, type="investigate", location="study")  # k01
+    with pytest.raises(GameError) as bad:
+        act(played, doctor, type="use_power", power="p4", target="cellar")  # not open yet
+    assert bad.value.code == "invalid_target"
+    events = act(played, doctor, type="use_power", power="p4", target="study")
+    result = next(e for e in events if e["type"] == "power_result")
+    assert [c["id"] for c in result["result"]["clues"]] == ["k02"] and result["visibility"] == "private:character:c3"
