@@ -152,3 +152,16 @@ def test_the_baseline_picks_only_offered_options() -> None:
         plain = ({"type": "ready"}, {"type": "investigate", "location": "hall"},
                  {"type": "trade", "to": 2, "item": "i3"})
         assert body in plain or (body["type"] == "private_chat" and body["to"] == 4)
+
+
+def test_it_searches_deep_and_follows_what_a_peek_showed() -> None:
+    allowed = _explore(investigate={"locations": ["study", "garden", "hall"]})
+    began = {"seq": 1, "type": "stage_changed", "round": 1, "sub_stage": "explore_r1"}
+    searched = [began, {"seq": 2, "type": "investigated", "seat": 0, "location": "hall", "round": 1}]
+    assert _act(_snap("explore_r1", allowed, log=searched)) == {"type": "investigate", "location": "hall"}
+    empty = [*searched, {"seq": 3, "type": "dm_notice", "seat": 0, "location": "hall", "round": 1}]
+    assert _act(_snap("explore_r1", allowed, log=empty))["location"] != "hall"
+    peek = {"seq": 2, "type": "power_result", "seat": 0, "round": 1, "power": "p4", "target": "study",
+            "result": {"location": "study", "clues": [_clue("k02", "地毯上的鞋印。", {"c4": 2}, is_key=True)]}}
+    assert _act(_snap("explore_r1", allowed, log=[began], private=[peek])) == {"type": "investigate",
+                                                                               "location": "study"}

@@ -127,6 +127,7 @@ def _search_order(seat: Seat, style: Voice, place: str, places: list[str]) -> tu
                            and e.get("location") == place and e.get("seat") != seat.me)
     if seat.searched.get(place, 0):
         score += w.SEARCHED_BEFORE
+    score -= w.PEEKED_KEY * seat.hidden_keys.get(place, 0)
     return (score, places.index(place))
 
 

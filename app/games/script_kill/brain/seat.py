@@ -48,6 +48,7 @@ class Seat:
     stage_events: list[dict[str, Any]] = field(default_factory=list)  # since the stage began
     searched: dict[str, int] = field(default_factory=dict)  # location → my investigations there
     found_at: dict[str, int] = field(default_factory=dict)  # location → clues I found there
+    hidden_keys: dict[str, int] = field(default_factory=dict)  # location → key clues a peek showed still hide there
 
     def row(self, kind: str) -> dict[str, Any] | None:
         """The `allowed_actions` entry of `kind`, or None when the seat may not send it now."""
@@ -113,6 +114,7 @@ def read(snapshot: dict[str, Any]) -> Seat:
             where = event.get("location")
             if where and event.get("type") == "investigated":
                 seat.searched[str(where)] = seat.searched.get(str(where), 0) + 1
+    seat.hidden_keys = _peeked(events, me, set(mine))
     for clue in mine.values():
         where = clue.get("location")
         if where:
@@ -151,6 +153,20 @@ def _weighed(clue: dict[str, Any], preset: dict[str, int] | None) -> dict[str, A
     if clue.get("weights") or preset is None:
         return clue
     return {**clue, "weights": preset}
+
+
+def _peeked(events: list[dict[str, Any]], me: int, found: set[str]) -> dict[str, int]:
+    """Location → the key clues a peek of this seat (a power or an item) showed there and it has not found yet."""
+    out: dict[str, int] = {}
+    for event in events:
+        result = event.get("result")
+        if event.get("seat") != me or event.get("type") not in ("power_result", "item_used"):
+            continue
+        if not isinstance(result, dict) or not result.get("location") or not isinstance(result.get("clues"), list):
+            continue
+        keys = [k for k in result["clues"] if isinstance(k, dict) and k.get("is_key") and k.get("id") not in found]
+        out[str(result["location"])] = len(keys)
+    return out
 
 
 def _events(snapshot: dict[str, Any], you: dict[str, Any]) -> list[dict[str, Any]]:

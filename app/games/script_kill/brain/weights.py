@@ -18,3 +18,4 @@ NOT_OWN_STORY = 1.5  # search order: a place the seat's own script, secret and t
 NOT_NEAR_SUSPECTS = 0.5  # … where no clue about the two top suspects was found
 CROWD = 1.0  # … per other seat that searched it this stage
 SEARCHED_BEFORE = 2.0  # … a place the seat searched in an earlier round
+PEEKED_KEY = 3.0  # … less per key clue a peek (power or item) showed still hides there
