@@ -3,7 +3,7 @@
 Long-poll the seat's snapshot (`wait_for=your_turn`), decide with the rule brain (optionally improved by the
 LLM brain), act, and stop when the match is finished or aborted. Once eliminated it only waits for the end.
 Server errors and dropped connections are retried with back-off; every refused action is counted by error
-code in `BotStats`, and the turn is retried with a plain action (skip / "……") so a game never stalls on a bot.
+code in `BotStats`, and the turn is retried with a plain action (skip / ready / "……") so a game never stalls on a bot.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ class MatchPlayer:
         if body is None:
             return None
         if plain:
-            return _plain(body)
+            return _plain(body, (snap.get("you") or {}).get("allowed_actions") or [])
         deadline = snap.get("deadline_ts")
         left = float(deadline) - time.time() if deadline else 60.0
         if self.llm is not None and snap.get("game") in LLM_GAMES:
@@ -161,8 +161,13 @@ class ServerBusy(RuntimeError):
     """A 5xx (or other unexpected) answer to a read; worth retrying."""
 
 
-def _plain(body: dict[str, Any]) -> dict[str, Any]:
+def _plain(body: dict[str, Any], allowed: list[dict[str, Any]]) -> dict[str, Any]:
+    """The turn's plain retry after a refused text: skip the speech (or, in a game without `skip`, say the seat
+    is done with the stage), a bare last word, the vote without its comment."""
     kind = body.get("type")
+    offered = {str(row.get("type")) for row in allowed}
+    if kind in ("speak", "private_chat") and "skip" not in offered and "ready" in offered:
+        return {"type": "ready"}
     if kind == "speak":
         return {"type": "skip"}
     if kind == "last_words":

@@ -8,8 +8,9 @@ per room (`max_per_persona`), each bot agent at one table at a time — and ever
 task. By default bots only sit down when they can take *every* open seat (a seated bot cannot leave a waiting
 room, so a half-filled 12-seat room would hold them for the whole waiting-room TTL); `partial=True` lets them
 half-fill. With one bot per persona that means rooms needing at most six more players; `max_per_persona=2`
-lets the twelve agents fill a 12-seat table. Errors are logged and retried with back-off; `stop()` cancels
-everything and closes the client.
+lets the twelve agents fill a 12-seat table. A game may cap the seats bots take in one room
+(`app.games.installed.BOT_SEATS`: script_kill's NPCs fill 0–3), so a room missing more waits for players.
+Errors are logged and retried with back-off; `stop()` cancels everything and closes the client.
 
 The pool grows on demand: when a room needs a persona none of whose agents is idle, the filler registers the
 persona's next agent (`bot_adai3@wodi`, …) up to `pool_max` per persona (the server passes `WODI_BOT_POOL_MAX`),
@@ -42,7 +43,7 @@ import httpx
 from app.bots.llm import LLMBrain
 from app.bots.personas import PERSONAS, Persona, persona_of_handle
 from app.bots.player import BotKeyRejected, BotStats, MatchPlayer, error_code
-from app.games.installed import brains
+from app.games.installed import BOT_SEATS, brains
 
 log = logging.getLogger("app.bots")
 
@@ -248,7 +249,9 @@ class LobbyFiller:
         for room in [] if urgent_only else await self._waiting({"fill_now": "false"}):
             if now - _timestamp(room["created_at"]) < self.fill_after:
                 break  # oldest first: every later room is younger still
-            if room.get("seats_open", 0) > 0 and room.get("game") in playable:
+            open_seats = int(room.get("seats_open", 0))
+            game = room.get("game")
+            if 0 < open_seats <= BOT_SEATS.get(str(game), open_seats) and game in playable:
                 taken += await self._fill_room(room, grow=True)
         return taken
 

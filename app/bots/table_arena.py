@@ -6,7 +6,8 @@ For each preset of the game (`PRESETS`), every game is dealt once and played fro
 line-up of brains: all persona bots; all random-acting baseline; and, for each side, that side's seats in
 persona and the others random. For each line-up it prints every side's win rate with a 95 % Wilson interval,
 then the headline — a side's win rate with persona bots against with the random baseline, the other side
-random in both — and one SUMMARY line per preset.
+random in both — and one SUMMARY line per preset. A game whose result names an `ending` (script_kill's
+perfect / normal / failure) also gets each line-up's ending distribution.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from app.protocol.registry import AnyGame
 
 PRESETS: Mapping[str, tuple[tuple[str, dict[str, Any]], ...]] = {
     "werewolf": (("6p", {"n_players": 6}), ("9p", {"n_players": 9}), ("12p", {"n_players": 12})),
+    "script_kill": (("compressed", {"timing": "compressed"}),),
 }
 Z95 = NormalDist().inv_cdf(0.975)
 
@@ -40,11 +42,14 @@ class Lineup:
     wins: Counter[str] = field(default_factory=Counter)
     games: int = 0
     errors: Counter[str] = field(default_factory=Counter)
+    endings: Counter[str] = field(default_factory=Counter)  # the result's `ending`, for games that name one
 
     def add(self, record: TableRecord) -> None:
         self.games += 1
         self.wins[record.winner or "none"] += 1
         self.errors.update(record.errors)
+        if record.result.get("ending"):
+            self.endings[str(record.result["ending"])] += 1
 
     def rate(self, side: str) -> float:
         return self.wins[side] / self.games if self.games else 0.0
@@ -108,6 +113,9 @@ def report(game: AnyGame, preset: str, rows: list[Lineup], seed: int) -> str:
             low, high = wilson(row.wins[side], row.games)
             cells.append(f"{row.rate(side):>6.1%} [{low:.1%}–{high:.1%}]".ljust(28))
         lines.append(f"  {row.label:<36}" + "".join(cells))
+        if row.endings:
+            shares = ", ".join(f"{name} {count / row.games:.1%}" for name, count in sorted(row.endings.items()))
+            lines.append(f"  {'':<36}endings: {shares}")
     every_random = rows[1]
     summary = [f"SUMMARY arena game={game.name} preset={preset} deals={rows[0].games} seed={seed}"]
     for side, row in zip(sides, rows[2:], strict=True):

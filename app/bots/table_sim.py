@@ -3,8 +3,9 @@
 Each seat is handed `app.protocol.projection.snapshot` for its own `player_agent` viewer — the very body
 `GET /api/matches/{id}` would return it — so a brain reads exactly what it would read over HTTP. Seats act when
 their `you.your_turn` is true (one at a time; among several, a seeded draw picks who acts first); when nobody
-acts, the match's timer fires. A refused action is counted by error code and replaced by a plain offered
-action (`skip`, `pass`, the first offered target) so the game goes on.
+acts, the match's timer fires. A seat whose brain has nothing to send is asked again once another seat has
+acted (what it waits for may have happened). A refused action is counted by error code and replaced by a plain
+offered action (`skip`, `pass`, `ready`, the first offered target) so the game goes on.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from app.protocol.registry import AnyGame
 from app.protocol.viewer import Viewer
 
 Brain = Callable[..., dict[str, Any] | None]
-TEXT_ACTIONS = ("speak", "last_words", "whisper")
+TEXT_ACTIONS = ("speak", "last_words", "whisper", "private_chat")
 
 
 @dataclass
@@ -38,6 +39,9 @@ class TableRecord:
     texts: dict[int, list[str]] = field(default_factory=dict)  # seat → every text it sent, in order
     steps: int = 0
     events: list[dict[str, Any]] = field(default_factory=list)  # the whole log (god view), for tests
+    result: dict[str, Any] = field(default_factory=dict)  # the match's result at the end
+    bodies: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # every body a brain sent, for tests
+    state: Any = None  # the game's final state, for tests
 
 
 def seat_snapshot(game: AnyGame, state: Any, seat: int, log: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -87,6 +91,7 @@ def play_table(game: AnyGame, raw_config: Mapping[str, Any], personas: Sequence[
             record.silent += 1
             idle.add(seat)
             continue
+        record.bodies.append((seat, body))
         try:
             outcome = game.apply(state, game.parse_action(body, seat), now=now)
         except GameError as exc:
@@ -101,8 +106,10 @@ def play_table(game: AnyGame, raw_config: Mapping[str, Any], personas: Sequence[
             record.texts.setdefault(seat, []).append(str(body.get("text") or body.get("comment")))
         state = outcome.state
         log.extend(outcome.events)
-        idle.discard(seat)
+        idle = set()
     result = game.summary(state)["result"] or {}
+    record.result = dict(result)
+    record.state = state
     record.winner = result.get("winner_camp")
     record.events = log
     return record
@@ -112,7 +119,7 @@ def _fallback(allowed: list[dict[str, Any]]) -> dict[str, Any] | None:
     """A plain action the rules offer right now."""
     for row in allowed:
         kind = row["type"]
-        if kind in ("skip",) or (kind == "night_action" and row.get("action") == "pass"):
+        if kind in ("skip", "ready") or (kind == "night_action" and row.get("action") == "pass"):
             return {"type": kind, **({"action": "pass"} if kind == "night_action" else {})}
         if kind in ("vote", "shoot") and row.get("targets"):
             return {"type": kind, "target_seat": row["targets"][0]}

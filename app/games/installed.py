@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from app.games.script_kill import brain as script_kill_brain
 from app.games.script_kill.game import ScriptKillGame
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
@@ -19,13 +20,17 @@ from app.games.werewolf.game import WerewolfGame
 
 Brain = Callable[..., dict[str, Any] | None]
 
+BOT_SEATS: dict[str, int] = {"script_kill": 3}
+"""Game name → the most empty seats the lobby's official bots may fill in one room (seed 002: 0–3 NPCs; a
+script_kill room starts with at least 3 agents or people). Games not listed: any number."""
+
 
 def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""
     return [
         (UndercoverGame(), undercover_brain.decide),
         (WerewolfGame(), werewolf_brain.decide),
-        (ScriptKillGame(), None),
+        (ScriptKillGame(), script_kill_brain.decide),
     ]
 
 
