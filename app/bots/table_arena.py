@@ -28,7 +28,8 @@ from app.protocol.registry import AnyGame
 
 PRESETS: Mapping[str, tuple[tuple[str, dict[str, Any]], ...]] = {
     "werewolf": (("6p", {"n_players": 6}), ("9p", {"n_players": 9}), ("12p", {"n_players": 12})),
-    "script_kill": (("compressed", {"timing": "compressed"}),),
+    "script_kill": (("compressed", {"timing": "compressed"}),
+                    ("tiny", {"timing": "compressed", "script": "tiny"})),
 }
 Z95 = NormalDist().inv_cdf(0.975)
 

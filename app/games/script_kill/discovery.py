@@ -70,17 +70,29 @@ def unlock(step: Step, location_id: str, reason: str) -> None:
               text=f"【DM】新场景开放：「{location.name}」。")
 
 
+def drawn(state: MatchState) -> set[str]:
+    """The clue cards some seat holds (drawn by a search, or handed over by an item or a power). A card the DM
+    only read out (published) still lies where it was: the next search there draws it."""
+    return set().union(*(p.clues for p in state.players))
+
+
+def undrawn_at(state: MatchState, location_id: str) -> list[Clue]:
+    """The cards still lying at the location, of acts so far, in drawing order (tier, then id)."""
+    held = drawn(state)
+    return sorted((k for k in state.script.clues if k.location == location_id and k.act <= state.act
+                   and k.id not in held), key=lambda k: (k.tier, k.id))
+
+
 def investigate(step: Step, player: Player, location_id: str) -> None:
-    """The next clue at the location (tier, then id) of acts so far this seat has not found, plus any item lying
-    there that nobody took; nothing left is a DM notice (the search still counts)."""
+    """Clue cards are physical: the search draws the next card at the location (tier, then id) of acts so far
+    that nobody has drawn yet, private to the finder, plus any item lying there that nobody took; nothing left is
+    a DM notice (the search still counts)."""
     state, script = step.state, step.state.script
     player.investigations += 1
     location = script.location(location_id)
     step.emit("investigated", "public", seat=player.seat, location=location_id,
               text=f"{script.character(str(player.character)).name}搜查了「{location.name}」。")
-    here = sorted((k for k in script.clues if k.location == location_id and k.act <= state.act),
-                  key=lambda k: (k.tier, k.id))
-    clue = next((k for k in here if k.id not in player.clues), None)
+    clue = next(iter(undrawn_at(state, location_id)), None)
     item = next((i for i in script.items if i.location == location_id and i.id not in state.taken_items), None)
     if clue is not None:
         give_clue(step, player, clue.id, f"investigate:{location_id}")
@@ -104,8 +116,7 @@ def peek(step: Step, player: Player, what: str, target: int | str | None) -> dic
     if what == "items":
         lying = [i.id for i in script.items if i.location == target and i.id not in state.taken_items]
         return {"location": target, "items": [item_record(state, i) for i in lying]}
-    left = [k for k in script.clues if k.location == target and k.act <= state.act and k.id not in player.clues]
-    return {"location": target, "clues": [clue_record(k) for k in left]}
+    return {"location": target, "clues": [clue_record(k) for k in undrawn_at(state, str(target))]}
 
 
 def run_effect(step: Step, player: Player, effect: Any, target: int | str | None, source: str) -> dict[str, Any]:

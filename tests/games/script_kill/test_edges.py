@@ -109,12 +109,13 @@ def test_take_over_marks_the_seat_once() -> None:
     assert GAME.parse_config({"takeover_after_timeouts": 2}).takeover_after_timeouts == 2
 
 
-def test_a_location_power_peeks_at_what_is_left_there() -> None:
+def test_a_location_power_peeks_at_the_cards_nobody_drew_there() -> None:
     played = table()
     while played.state.phase != "explore_r1":
         expire(played)
     doctor = played.state.seat_of("c3")
-    act(played, doctor, type="investigate", location="study")  # k01
+    other = (doctor + 1) % 6
+    act(played, other, type="investigate", location="study")  # k01, drawn by another seat: gone for everyone
     with pytest.raises(GameError) as bad:
         act(played, doctor, type="use_power", power="p4", target="cellar")  # not open yet
     assert bad.value.code == "invalid_target"

@@ -103,6 +103,40 @@ def test_the_next_clue_in_tier_order_and_the_first_finder_takes_the_item() -> No
     assert "i09" in played.state.players[2].items and "i09" not in played.state.players[3].items
 
 
+def _drawn(events: list[dict[str, Any]]) -> list[str]:
+    return [e["clue"]["id"] for e in events if e["type"] == "clue_found"]
+
+
+def test_clue_cards_are_physical_a_card_one_seat_drew_is_not_drawn_again() -> None:
+    played = table()
+    _to(played, "explore_r1")
+    first = act(played, 1, type="investigate", location="study")
+    second = act(played, 2, type="investigate", location="study")
+    assert _drawn(first) == ["k01"] and _drawn(second) == ["k02"]  # the next undrawn card, not seat 1's again
+    found = next(e for e in second if e["type"] == "clue_found")
+    assert found["visibility"] == f"private:character:{played.state.players[2].character}"
+    assert "k01" not in played.state.players[2].clues and "k02" not in played.state.players[1].clues
+    third = act(played, 3, type="investigate", location="study")  # nobody's card is left: the DM says so
+    assert _drawn(third) == [] and played.state.players[3].investigations == 1
+    notice = next(e for e in third if e["type"] == "dm_notice")
+    assert (notice["text"], notice["visibility"]) == ("「书房」已经搜查不出新的东西了。", "private:seat:3")
+    # a card shown to the table stays its finder's: the others learn it, nobody draws it
+    _to(played, "discuss_r1")
+    act(played, 1, type="reveal_clue", clue="k01")
+    _to(played, "explore_r2")  # act 2 adds k07 to the study
+    assert _drawn(act(played, 4, type="investigate", location="study")) == ["k07"]
+    assert _drawn(act(played, 5, type="investigate", location="study")) == []
+
+
+def test_a_published_card_nobody_drew_still_lies_where_it_was() -> None:
+    played = table()
+    _to(played, "discuss_r1")  # nobody searched: the guarantee read k02 out
+    assert "k02" in played.state.public_clues and not any("k02" in p.clues for p in played.state.players)
+    _to(played, "explore_r2")
+    assert _drawn(act(played, 0, type="investigate", location="study")) == ["k01"]
+    assert _drawn(act(played, 1, type="investigate", location="study")) == ["k02"]  # drawn: it counts as found
+
+
 def test_power_item_and_trade_refusals() -> None:
     played = table()
     _to(played, "explore_r1")

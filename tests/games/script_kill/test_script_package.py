@@ -163,24 +163,39 @@ def test_every_clue_can_be_found_by_searching(script: Script) -> None:
     assert all(k.location is not None for k in script.clues)
 
 
-def _one_searcher(script: Script, location: str) -> list[str]:
-    """What a seat finds searching only `location`, as often as a round allows, in each act it is open
-    (the discovery order: the next clue of the acts so far, tier first, then id)."""
-    found: list[str] = []
+def _table_draws(script: Script, location: str) -> list[str]:
+    """The cards the table draws at `location` when its searches there add up to three a round, whoever makes
+    them (the cards are physical: one deck per location, the next undrawn card of the acts so far, tier first,
+    then id)."""
+    drawn: list[str] = []
     for act in range(script.location(location).act, 3):
         for _ in range(INVESTIGATIONS_PER_ROUND):
             here = sorted((k for k in script.clues if k.location == location and k.act <= act),
                           key=lambda k: (k.tier, k.id))
-            found += [k.id for k in here if k.id not in found][:1]
-    return found
+            drawn += [k.id for k in here if k.id not in drawn][:1]
+    return drawn
 
 
-def test_a_seat_that_keeps_searching_one_room_reaches_its_key_clues_in_their_act(script: Script) -> None:
+def test_the_table_that_searches_a_room_reaches_its_key_clues_in_their_act(script: Script) -> None:
     for clue in (k for k in script.clues if k.is_key):
         assert clue.location is not None
         opens = script.location(clue.location).act
         rounds = clue.act - opens + 1
-        assert clue.id in _one_searcher(script, clue.location)[: rounds * INVESTIGATIONS_PER_ROUND], clue.id
+        assert clue.id in _table_draws(script, clue.location)[: rounds * INVESTIGATIONS_PER_ROUND], clue.id
+
+
+def test_the_engine_draws_a_room_as_the_table_model_says(script: Script) -> None:
+    """Three seats each search the study once a round: together they draw what the model says, none twice."""
+    played = table(script=SCRIPT_ID, seed=5)
+    drawn: list[str] = []
+    while played.state.phase != "anchor_r2":
+        if played.state.phase in ROOMS:
+            for seat in range(INVESTIGATIONS_PER_ROUND):
+                events = helpers.act(played, seat, type="investigate", location="study")
+                drawn += [e["clue"]["id"] for e in events if e["type"] == "clue_found"]
+        expire(played)
+    assert drawn == _table_draws(script, "study")
+    assert len(drawn) == len(set(drawn))
 
 
 def test_counts_are_in_range(script: Script) -> None:
