@@ -165,3 +165,27 @@ def test_it_searches_deep_and_follows_what_a_peek_showed() -> None:
             "result": {"location": "study", "clues": [_clue("k02", "地毯上的鞋印。", {"c4": 2}, is_key=True)]}}
     assert _act(_snap("explore_r1", allowed, log=[began], private=[peek])) == {"type": "investigate",
                                                                                "location": "study"}
+
+
+def test_it_leaves_a_place_another_seat_searches_too_for_one_nobody_searches() -> None:
+    allowed = _explore(investigate={"locations": ["study", "garden", "hall"]})
+    began = {"seq": 1, "type": "stage_changed", "round": 1, "sub_stage": "explore_r1"}
+    mine = {"seq": 2, "type": "investigated", "seat": 0, "location": "hall", "round": 1}
+    theirs = [{"seq": 3, "type": "investigated", "seat": 2, "location": "hall", "round": 1},
+              {"seq": 4, "type": "investigated", "seat": 3, "location": "study", "round": 1}]
+    assert _act(_snap("explore_r1", allowed, log=[began, mine, *theirs])) == {"type": "investigate",
+                                                                              "location": "garden"}
+    everywhere = [*theirs, {"seq": 5, "type": "investigated", "seat": 4, "location": "garden", "round": 1}]
+    assert _act(_snap("explore_r1", allowed, log=[began, mine, *everywhere]))["location"] == "hall"  # stays
+    fresh = [began, {"seq": 2, "type": "investigated", "seat": 1, "location": "hall", "round": 1}]
+    assert _act(_snap("explore_r1", allowed, log=fresh, timeline="第一天在大厅用餐。"))["location"] != "hall"
+
+
+def test_it_shows_a_key_looking_clue_first() -> None:
+    allowed: list[dict[str, Any]] = [{"type": "reveal_clue", "clues": ["k1", "k2", "k3"]}, {"type": "speak"},
+                                     {"type": "ready"}]
+    clues = [_clue("k1", "医生的药箱少了一瓶。", {"c3": 1}), _clue("k2", "茶杯底的白色粉末。", {"c5": 1}, is_key=True),
+             _clue("k3", "画家的画框里夹着信。", {"c5": 3})]
+    public = [_clue("k9", "医生深夜出过门。", {"c3": 2})]  # the top suspect is the doctor (c3)
+    assert _act(_snap("discuss_r1", allowed, clues=clues[:2], public=public)) == {"type": "reveal_clue", "clue": "k2"}
+    assert _act(_snap("discuss_r1", allowed, clues=[clues[0], clues[2]])) == {"type": "reveal_clue", "clue": "k3"}

@@ -1,9 +1,10 @@
 """What a seat does in each kind of stage, in seed 002 §三's order of priority.
 
 Explore: its power first → its items' effects → investigate (places in its own story, then where the
-suspects' clues lie, then the rest; deep before wide) → up to two private chats a round (answers to chats received come
-first) → one gift of a tradable clue item to the seat it trusts most → `ready`. Discuss: answer chats →
-show the clue that weighs most on the top suspect → one speech → `ready`. Vote: the top suspect but itself.
+suspects' clues lie, then the rest; deep before wide, apart from the others: the table draws from one deck a
+place) → up to two private chats a round (answers to chats received come first) → one gift of a tradable clue
+item to the seat it trusts most → `ready`. Discuss: answer chats → show a key-looking clue, else the one that
+weighs most on the top suspect → one speech → `ready`. Vote: the top suspect but itself.
 """
 
 from __future__ import annotations
@@ -98,9 +99,10 @@ def target_kind(seat: Seat, kind: str, body: Body) -> str:
 
 
 def investigate(seat: Seat, style: Voice) -> Body | None:
-    """Search deep rather than wide: a location gives each seat its clues one by one (tier 1 first), so the seat
-    keeps to the place it searched last until the DM says nothing is left there, and the key clues (tier 2–3)
-    get found."""
+    """Search deep rather than wide, and apart: a location is one deck of physical cards (tier 1 on top) that the
+    whole table draws from, so the seat keeps to the place it searched last — until the DM says nothing is left
+    there, or another seat searches it too this stage while a place nobody searches is open — and the tier 2–3
+    key clues under the surface cards get drawn."""
     places = seat.options("investigate", "locations")
     if not places:
         return None
@@ -109,24 +111,37 @@ def investigate(seat: Seat, style: Voice) -> Body | None:
     left = [p for p in places if p not in empty] or places
     mine = [str(e.get("location")) for e in seat.stage_events
             if e.get("type") == "investigated" and e.get("seat") == seat.me]
-    if mine and mine[-1] in left:
+    crowd = _others_here(seat)
+    if mine and mine[-1] in left and (not crowd.get(mine[-1]) or all(crowd.get(p) for p in left)):
         return {"type": "investigate", "location": mine[-1]}
     return {"type": "investigate", "location": min(left, key=lambda p: _search_order(seat, style, p, left))}
 
 
+def _others_here(seat: Seat) -> dict[str, int]:
+    """Location → searches other seats made there this stage (public `investigated` events)."""
+    out: dict[str, int] = {}
+    for event in seat.stage_events:
+        if event.get("type") == "investigated" and event.get("seat") != seat.me and event.get("location"):
+            out[str(event["location"])] = out.get(str(event["location"]), 0) + 1
+    return out
+
+
 def _search_order(seat: Seat, style: Voice, place: str, places: list[str]) -> tuple[float, int]:
     """Places tied to the seat's own story first, then where the suspects' clues were found, then the rest —
-    but a place the seat searched in an earlier round, or that others already search this stage, counts less
-    (the table spreads out, and a new act's locations get searched)."""
+    but a place others already search this stage counts much less (they draw its cards: the table spreads out),
+    as does one searched in an earlier round, by the seat or the others (its top cards are gone; a new act's
+    locations get searched)."""
     name = seat.locations.get(place, place)
     score = 0.0 if name and name in seat.private_text else w.NOT_OWN_STORY
     suspects = set(ranked(seat, style.noise)[:2])
     if not any(k.get("location") == place and suspects & set(k.get("about") or []) for k in seat.clues.values()):
         score += w.NOT_NEAR_SUSPECTS
-    score += w.CROWD * sum(1 for e in seat.stage_events if e.get("type") == "investigated"
-                           and e.get("location") == place and e.get("seat") != seat.me)
+    score += w.CROWD * _others_here(seat).get(place, 0)
     if seat.searched.get(place, 0):
         score += w.SEARCHED_BEFORE
+    earlier = sum(1 for e in seat.events if e.get("type") == "investigated" and e.get("location") == place
+                  and e.get("seat") != seat.me and e.get("round") != seat.round_no)
+    score += w.DRAWN_BEFORE * earlier
     score -= w.PEEKED_KEY * seat.hidden_keys.get(place, 0)
     return (score, places.index(place))
 
@@ -243,7 +258,8 @@ def giveable(seat: Seat, item_id: str) -> bool:
 
 
 def reveal(seat: Seat, style: Voice) -> Body | None:
-    """Show the table one found clue: the one that weighs most on the top suspect (never on itself)."""
+    """Show the table one found clue: a key-looking one first (a key clue, or preset weights of
+    `w.KEY_LOOKING` or more on someone — never on itself), else the one that weighs most on the top suspect."""
     if len(seat.mine_now("clue_revealed")) >= w.REVEALS_PER_STAGE:
         return None
     offered = set(seat.options("reveal_clue", "clues"))
@@ -257,11 +273,19 @@ def reveal(seat: Seat, style: Voice) -> Body | None:
         if clue is None or cid in seat.public or not _harmless(seat, clue):
             continue
         score = float((clue.get("weights") or {}).get(top, 0)) + (0.5 if top in (clue.get("about") or []) else 0)
+        if key_looking(clue):
+            score += w.KEY_SHOWN
         if best is None or score > best[0]:
             best = (score, cid)
     if best is None or best[0] <= 0:
         return None
     return {"type": "reveal_clue", "clue": best[1]}
+
+
+def key_looking(clue: dict[str, Any]) -> bool:
+    """A clue that looks decisive: marked key, or weighing `w.KEY_LOOKING` or more on some character."""
+    weights = [float(v) for v in (clue.get("weights") or {}).values()]
+    return bool(clue.get("is_key")) or (bool(weights) and max(weights) >= w.KEY_LOOKING)
 
 
 def speak(seat: Seat, style: Voice, rng: random.Random) -> Body | None:
