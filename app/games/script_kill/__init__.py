@@ -24,13 +24,16 @@ match is `finished` when the review's clock ends.
 `list_clues`, `list_items`, `inspect` are read-only — their data comes back in the action's answer (`clues` +
 `public_clues`, `items`, `inspected`), no event, nothing counted, `seq` is the current `events_total`. `speak`
 (≤ 300 characters; self_intro in seat order, once each; `ready` on one's own turn passes the floor), `reveal_clue`
-(a found clue becomes public; an item is shown), `investigate` (≤ 3 a round plus a power's extra searches; the next
-clue of the location in tier-then-id order from acts so far that this seat has not found, and the first finder takes
-an item lying there; nothing left → a private `dm_notice`, the search still counts), `use_power` (once a game;
+(a found clue becomes public; an item is shown), `investigate` (≤ 3 a round plus a power's extra searches; clue
+cards are physical: the next card of the location in tier-then-id order from acts so far that **nobody** has drawn
+yet, private to the finder — the others learn it only when it is shown or published —, and the first finder takes
+an item lying there; nothing left → a private `dm_notice`, the search still counts; a card the DM published but
+nobody drew still lies there), `use_power` (once a game;
 act-2 powers unlock with anchor_r1), `use_item` (uses left; the effect's target), `trade` (clue items that are
 tradable and not key), `private_chat`, `vote`, `ready`.
 
-**Discovery**: the script's events of a stage are announced as it opens (`dm_event`, then their effect); anchors
+**Discovery** (`discovery`): one deck of cards a location (`undrawn_at`; a peek at a location shows its undrawn
+cards); the script's events of a stage are announced as it opens (`dm_event`, then their effect); anchors
 are published byte for byte (`anchor`); at the end of explore_rN every key clue of act N that no seat found is
 published (`clue_published`, reason `key_clue_guarantee`).
 
