@@ -24,7 +24,7 @@ from app.games.undercover.brain.context import Context
 from app.games.undercover.brain.personas import SITUATION, Voice
 from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, best_by, sentences
 from app.games.undercover.brain.suspicion import information, suspicion, word_scores
-from app.games.undercover.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, FITS_OWN_WORD
+from app.games.undercover.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, CLEAR_ROOM_LONE, FITS_OWN_WORD
 from app.games.undercover.text import normalise
 
 SUMMARY_PHRASES = 3  # a summary quotes at most this many seats
@@ -93,12 +93,14 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
     round_one = ctx.round <= 1 and not ctx.in_pk
     if ctx.role == "undercover":
         blend = voice.blend + (BLEND_AFTER_ROUND_1 if ctx.round > 1 else 0.0)
-        if ctx.n_undercover == 1 and not ctx.n_blank:
+        if _lone(ctx):
             blend += LONE_UNDERCOVER  # nobody shares the suspicion: hide harder
         if rng.random() < blend:
             borrowed = _borrowed_clue(ctx, others, rng) if others else None
             if borrowed:
                 return borrowed, "clue"
+            if borrowed == "" and others and _lone(ctx):
+                return None, "echo"  # the room's word is clear but all its clues are out: repeat, as they do
             if round_one and tag_of(ctx.word):
                 return None, "category"
             if others:
@@ -133,15 +135,22 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
     return rng.choice(fresh), "clue"
 
 
+def _lone(ctx: Context) -> bool:
+    """This seat is the room's only hidden seat (one undercover, no blank): every suspicion lands on it."""
+    return ctx.role == "undercover" and ctx.n_undercover == 1 and not ctx.n_blank
+
+
 def _borrowed_clue(ctx: Context, others: list[str], rng: random.Random) -> str | None:
-    """A fresh clue of the word the majority seems to describe, or None when the room is not clear."""
+    """A fresh clue of the word the majority seems to describe; "" when the room is clear but that word's clues
+    are all out already; None when the room is not clear."""
     ranked = word_scores(ctx, skip_own_side=True)
-    if not ranked or ranked[0][0] < CLEAR_ROOM:
+    clear = CLEAR_ROOM_LONE if _lone(ctx) else CLEAR_ROOM
+    if not ranked or ranked[0][0] < clear:
         return None
     word = ranked[0][1]
     spoken = [*others, *ctx.my_texts()]
     fresh = [c for c in word.clues if not uses_clue(spoken, c) and is_safe(c, ctx.word)]
-    return rng.choice(fresh) if fresh else None
+    return rng.choice(fresh) if fresh else ""
 
 
 # ----------------------------------------------------------------------------------------- how to say it
@@ -293,12 +302,19 @@ def _reaction(ctx: Context, rng: random.Random) -> tuple[int, str] | None:
             continue
         if ctx.role == "undercover" and clues and fit(text, clues) >= FITS_OWN_WORD:
             continue
+        if _lone(ctx) and _names_tag(phrase, ctx.word):
+            continue  # the only hidden seat leans on the majority's clues, not on the category (that stands out)
         pool.append((seat, phrase))
     if not pool:
         return None
     if ctx.role == "blank":
         return max(pool, key=lambda item: (sum(overlap(item[1], t) for t in texts), -item[0]))
     return rng.choice(pool[:3])
+
+
+def _names_tag(phrase: str, word: str | None) -> bool:
+    tag = normalise(tag_of(word) or "")
+    return bool(tag) and (tag in phrase or phrase in tag)
 
 
 def _suspect(ctx: Context) -> int | None:

@@ -17,6 +17,7 @@ NEUTRAL = 0.5  # the suspicion of a seat nothing is known about yet
 
 BLEND_AFTER_ROUND_1 = 0.25  # an undercover blends in more once the first round has shown the majority's word
 CLEAR_ROOM = 2.0  # the word the room describes needs this much score before an undercover borrows its clues
+CLEAR_ROOM_LONE = 1.0  # … a room's only hidden seat borrows on one clear clue (most of the table holds that word)
 
 # ----------------------------------------------------------------- suspicion
 
