@@ -152,3 +152,4 @@ def hidden_left(ctx: Context) -> tuple[int, int]:
     undercovers = ctx.n_undercover if ctx.n_undercover is not None else max(1, len(ctx.alive) // 4)
     out = [role for role in ctx.revealed.values()]
     return max(0, undercovers - out.count("undercover")), max(0, ctx.n_blank - out.count("blank"))
+

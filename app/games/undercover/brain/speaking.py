@@ -37,7 +37,7 @@ LONE_UNDERCOVER = 1.0  # a room's only hidden seat (no blank) blends in this muc
 OWN_ONLY_AVOIDED = 0.6  # an undercover whose clues all fit only its own word falls back to vaguer talk this often
 BLANK_AT_TABLE = 0.0  # civilians give only the category in round 1 this much more often when a blank sits in
 BLANK_STILL_HIDDEN = 0.6  # … and in round 2 this share of that, while no blank has been revealed
-BLANK_CLUE_CAP = (2, 3)  # while a blank may be listening, rounds 1–2 put at most this many of the word's clues out
+BLANK_CLUE_CAP = (1, 2)  # while a blank may be listening, rounds 1–2 put at most this many of the word's clues out
 SPECIAL_AFTER = frozenset({"linglong", "adai"})  # these personas' own move comes after their clue
 
 
