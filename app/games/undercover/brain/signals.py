@@ -54,7 +54,9 @@ def read_speeches(ctx: Context) -> list[Reading]:
             readings.append(Reading(speech.seat, speech.round, speech.pk, "skip", 0.0, fresh))
             continue
         before = [t for seat, t in said if seat != speech.seat]
-        new = [p for p in phrases_of(speech.text) if not any(p in t for t in before)]
+        tag_said = bool(tag) and any(tag in t for t in before)
+        new = [p for p in phrases_of(speech.text)
+               if not any(p in t for t in before) and not (tag_said and _about_tag(p, tag))]
         kind, distance = _kind(speech.text, new, clues, tag)
         readings.append(Reading(speech.seat, speech.round, speech.pk, kind, distance, fresh))
         said.append((speech.seat, normalise(speech.text)))
