@@ -33,11 +33,11 @@ SITUATION_ODDS = {"pk": 0.85, "defend": 0.8, "civilian_out": 0.6, "undercover_ou
                   "first": 0.55}
 UNDERCOVER_FRAME = 0.7  # an undercover uses its nervous (or overacted) clue frames this often
 TWO_CLUES = 0.45  # 阿呆 (clue_pick "specific") gives two clues at once this often as a civilian
-LONE_UNDERCOVER = 1.0  # a room's only hidden seat (no blank) blends in this much more
+LONE_UNDERCOVER = 0.6  # a room's only hidden seat (no blank) blends in this much more
 OWN_ONLY_AVOIDED = 0.6  # an undercover whose clues all fit only its own word falls back to vaguer talk this often
 BLANK_AT_TABLE = 0.0  # civilians give only the category in round 1 this much more often when a blank sits in
 BLANK_STILL_HIDDEN = 0.6  # … and in round 2 this share of that, while no blank has been revealed
-BLANK_CLUE_CAP = (1, 2)  # while a blank may be listening, rounds 1–2 put at most this many of the word's clues out
+BLANK_CLUE_CAP = (1, 1)  # while a blank may be listening, rounds 1–2 put at most this many of the word's clues out
 SPECIAL_AFTER = frozenset({"linglong", "adai"})  # these personas' own move comes after their clue
 
 

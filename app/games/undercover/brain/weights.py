@@ -55,15 +55,15 @@ CATEGORY_FIT = 0.6  # a speech naming only the shared category fits a word this 
 
 SPEECH_LLR: dict[str, tuple[float, float]] = {
     "-1category-": (0.9, 0.0), "-1categoryF": (0.3, 0.0), "-1category_echo-": (0.6, 0.0),
-    "-1category_echoF": (0.0, 0.0), "-1echo-": (-1.0, 0.0), "-1echoF": (3.5, 0.0),
+    "-1category_echoF": (0.1, 0.0), "-1echo-": (-1.0, 0.0), "-1echoF": (3.5, 0.0),
     "-1mineF": (-0.9, 0.0), "-1other-": (3.5, 0.0), "-1otherF": (3.5, 0.0),
     "-2category_echo-": (2.2, 0.0), "-2echo-": (-0.3, 0.0), "-2echoF": (3.1, 0.0),
-    "-2mineF": (-0.4, 0.0), "-2other-": (3.5, 0.0), "-2otherF": (3.5, 0.0),
-    "-3category_echo-": (3.5, 0.0), "-3echo-": (-0.2, 0.0), "-3mineF": (-0.4, 0.0),
-    "-3other-": (3.5, 0.0), "B1categoryF": (-0.1, -3.5), "B1category_echoF": (-0.6, -0.1),
+    "-2mineF": (-0.5, 0.0), "-2other-": (3.5, 0.0), "-2otherF": (3.5, 0.0),
+    "-3category_echo-": (3.1, 0.0), "-3echo-": (-0.2, 0.0), "-3mineF": (-0.3, 0.0),
+    "-3other-": (3.5, 0.0), "B1categoryF": (-0.0, -3.1), "B1category_echoF": (-0.6, -0.2),
     "B1echoF": (3.5, 3.5), "B1mineF": (-0.4, -3.5), "B1otherF": (3.5, 1.5),
-    "B2categoryF": (-2.1, -2.2), "B2category_echo-": (-1.0, 0.0), "B2category_echoF": (-1.9, -0.1),
-    "B2echoF": (3.5, 3.5), "B2mineF": (1.1, -2.8), "B2otherF": (3.5, 1.4),
-    "B3category_echo-": (2.9, 2.7), "B3echo-": (-0.5, -0.2), "B3mineF": (-1.0, -2.9),
+    "B2category_echo-": (-0.9, -0.2), "B2category_echoF": (-1.9, -0.2), "B2echoF": (3.5, 3.5),
+    "B2mineF": (1.1, -2.8), "B2otherF": (3.5, 1.4), "B3category_echo-": (2.6, 3.0),
+    "B3echo-": (-0.5, -0.2), "B3mineF": (-0.0, -2.9),
 }
 
