@@ -33,10 +33,8 @@ SITUATION_ODDS = {"pk": 0.85, "defend": 0.8, "civilian_out": 0.6, "undercover_ou
                   "first": 0.55}
 UNDERCOVER_FRAME = 0.7  # an undercover uses its nervous (or overacted) clue frames this often
 TWO_CLUES = 0.45  # 阿呆 (clue_pick "specific") gives two clues at once this often as a civilian
-LONE_UNDERCOVER = 0.6  # a room's only hidden seat (no blank) blends in this much more
+LONE_UNDERCOVER = 0.4  # a room's only hidden seat (no blank) blends in this much more
 OWN_ONLY_AVOIDED = 0.6  # an undercover whose clues all fit only its own word falls back to vaguer talk this often
-BLANK_AT_TABLE = 0.0  # civilians give only the category in round 1 this much more often when a blank sits in
-BLANK_STILL_HIDDEN = 0.6  # … and in round 2 this share of that, while no blank has been revealed
 BLANK_CLUE_CAP = (1, 1)  # while a blank may be listening, rounds 1–2 put at most this many of the word's clues out
 SPECIAL_AFTER = frozenset({"linglong", "adai"})  # these personas' own move comes after their clue
 
@@ -112,18 +110,14 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
             # every clue left fits only my own word: hide behind the category, or an echo
             return None, "category" if round_one and tag_of(ctx.word) else "echo"
         return best, "clue"
-    careful = voice.vague_first + (BLANK_AT_TABLE if ctx.n_blank else 0.0)
     blank_hidden = ctx.n_blank > sum(1 for role in ctx.revealed.values() if role == "blank")
-    if ctx.round == 2 and not ctx.in_pk and blank_hidden:
-        careful *= BLANK_STILL_HIDDEN  # a blank may still be listening: keep the word's clues back a while
-    elif not round_one:
-        careful = 0.0
-    if tag_of(ctx.word) and rng.random() < careful:
-        return None, "category"
     if blank_hidden and tag_of(ctx.word) and not ctx.in_pk and ctx.round <= len(BLANK_CLUE_CAP):
+        # a blank may be listening: the table needs a clue to read the others by, the blank needs two to guess
         spoken = [text for _, text in ctx.others_texts()] + ctx.my_texts()
         if sum(1 for c in own_clues(ctx.word) if uses_clue(spoken, c)) >= BLANK_CLUE_CAP[ctx.round - 1]:
-            return None, "category"  # enough of the word is on the table for us; the rest would feed a blank
+            return None, "category"
+    elif round_one and tag_of(ctx.word) and rng.random() < voice.vague_first:
+        return None, "category"
     if not unused:
         return None, "echo"
     fresh = [c for c in unused if not uses_clue(others, c)] or unused

@@ -35,9 +35,9 @@ from app.games.undercover.wordpairs import Word
 def suspicion(ctx: Context) -> dict[int, float]:
     """Per other living seat: how likely it holds a different word than this seat (higher = more).
 
-    Built from how well the seat's speeches fit this seat's own clues (a blank, who has none, uses agreement
-    with the table), repeating a phrase someone else said first, likeness to revealed seats, and votes
-    against revealed seats.
+    A civilian's is `civilian_suspicion` (a probability). Otherwise built from how well the seat's speeches
+    fit this seat's own clues (a blank, who has none, uses agreement with the table), repeating a phrase
+    someone else said first, likeness to revealed seats, and votes against revealed seats.
     """
     if ctx.role == "civilian" and own_clues(ctx.word):
         return civilian_suspicion(ctx)
