@@ -139,13 +139,13 @@ def test_civilians_hold_clues_back_while_a_blank_may_listen() -> None:
 
 
 def test_the_only_hidden_seat_borrows_on_one_clear_clue() -> None:
-    """A room's only undercover (no blank) reads the majority's word from a single clue and borrows another."""
+    """A room's only undercover (no blank) that blends (玲珑 always does then) borrows on a single clear clue."""
     snap = _with_config(snapshot(1, "undercover", "饺子", "speak", speeches=[(0, BAOZI[0])]), 1)
-    texts = [compose_speech(context_from_snapshot(snap), VOICES["adai"], random.Random(seed)) or ""
+    texts = [compose_speech(context_from_snapshot(snap), VOICES["linglong"], random.Random(seed)) or ""
              for seed in range(30)]
     assert all(any(c in t for c in BAOZI[1:]) for t in texts)
     # with two undercovers it needs two clues first
     two = _with_config(snapshot(1, "undercover", "饺子", "speak", speeches=[(0, BAOZI[0])]), 2)
-    texts = [compose_speech(context_from_snapshot(two), VOICES["adai"], random.Random(seed)) or ""
+    texts = [compose_speech(context_from_snapshot(two), VOICES["linglong"], random.Random(seed)) or ""
              for seed in range(30)]
     assert not any(any(c in t for c in BAOZI[1:]) for t in texts)
