@@ -54,16 +54,16 @@ CATEGORY_FIT = 0.6  # a speech naming only the shared category fits a word this 
 # "other" rows are scaled by how far the new facet is from my word; a missing row reads (0, 0).
 
 SPEECH_LLR: dict[str, tuple[float, float]] = {
-    "-1category-": (0.9, 0.0), "-1categoryF": (0.3, 0.0), "-1category_echo-": (0.6, 0.0),
-    "-1category_echoF": (0.1, 0.0), "-1echo-": (-1.0, 0.0), "-1echoF": (3.5, 0.0),
-    "-1mineF": (-0.9, 0.0), "-1other-": (3.5, 0.0), "-1otherF": (3.5, 0.0),
-    "-2category_echo-": (2.2, 0.0), "-2echo-": (-0.3, 0.0), "-2echoF": (3.1, 0.0),
+    "-1category-": (0.8, 0.0), "-1categoryF": (0.3, 0.0), "-1category_echo-": (0.7, 0.0),
+    "-1category_echoF": (0.1, 0.0), "-1echo-": (-1.1, 0.0), "-1echoF": (3.5, 0.0),
+    "-1mineF": (-1.0, 0.0), "-1other-": (3.5, 0.0), "-1otherF": (3.5, 0.0),
+    "-2category_echo-": (2.0, 0.0), "-2echo-": (-0.3, 0.0), "-2echoF": (3.2, 0.0),
     "-2mineF": (-0.5, 0.0), "-2other-": (3.5, 0.0), "-2otherF": (3.5, 0.0),
-    "-3category_echo-": (3.1, 0.0), "-3echo-": (-0.2, 0.0), "-3mineF": (-0.3, 0.0),
-    "-3other-": (3.5, 0.0), "B1categoryF": (-0.0, -3.1), "B1category_echoF": (-0.6, -0.2),
-    "B1echoF": (3.5, 3.5), "B1mineF": (-0.4, -3.5), "B1otherF": (3.5, 1.5),
-    "B2category_echo-": (-0.9, -0.2), "B2category_echoF": (-1.9, -0.2), "B2echoF": (3.5, 3.5),
-    "B2mineF": (1.1, -2.8), "B2otherF": (3.5, 1.4), "B3category_echo-": (2.6, 3.0),
-    "B3echo-": (-0.5, -0.2), "B3mineF": (-0.0, -2.9),
+    "-3category_echo-": (3.3, 0.0), "-3echo-": (-0.2, 0.0), "-3mineF": (-0.2, 0.0),
+    "-3other-": (3.5, 0.0), "B1categoryF": (0.3, -3.0), "B1category_echoF": (-0.8, -0.4),
+    "B1echoF": (3.5, 3.5), "B1mineF": (-0.4, -3.5), "B1otherF": (3.5, 1.1),
+    "B2category_echoF": (-1.7, -0.4), "B2echoF": (3.5, 3.5), "B2mineF": (3.5, 1.4),
+    "B2otherF": (3.5, 1.4), "B3category_echo-": (3.0, 2.6), "B3category_echoF": (3.5, 3.3),
+    "B3echo-": (-0.8, -0.1), "B3echoF": (3.3, 3.5), "B3mineF": (-0.5, -3.4),
 }
 
