@@ -2,7 +2,8 @@
 
 - `speaking`: a safe clue phrase of the bot's own word in the persona's template (an undercover blends in,
   a blank echoes the common ground).
-- `suspicion`: how likely each other seat holds another word, and which library word the room describes.
+- `suspicion`: how likely each other seat holds another word, and which library word the room describes;
+  a civilian's is the posterior of `signals` (what each speech added, as measured likelihood ratios).
 - `voting`: the suspicion score per eligible seat, bent by the persona's `Voting` tendency.
 - `eliminated`: last words in persona; a blank voted out guesses the word the speeches fit best.
 - `debating`: the opt-in debate — answer a challenge in persona, else speak up once or pass.

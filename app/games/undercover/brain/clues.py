@@ -80,17 +80,42 @@ def _template_bits() -> tuple[str, ...]:
     return tuple(sorted(bits, key=len, reverse=True))
 
 
+@lru_cache(maxsize=1)
+def _bits_by_first() -> dict[str, tuple[str, ...]]:
+    """`_template_bits` grouped by first character, longest first."""
+    index: dict[str, list[str]] = {}
+    for bit in _template_bits():
+        index.setdefault(bit[0], []).append(bit)
+    return {ch: tuple(group) for ch, group in index.items()}
+
+
 @lru_cache(maxsize=65536)
 def core(text: str) -> str:
     """`text` normalised with the bots' own template wording cut out ("|" marks each cut).
 
     So "天哪！一想到它我就激动——走秀！！" compares as "走秀": template words say nothing about a word.
+    Read left to right, the longer of a template piece and a library clue starting at one place wins (the
+    template piece on a tie), so a clue that holds template wording ("早餐煮一个") stays whole and a template
+    line that holds a short clue ("推理完毕") is still cut.
     """
     norm = normalise(text)
-    for bit in _template_bits():
-        if bit in norm:
-            norm = norm.replace(bit, "|")
-    return norm
+    bits, clues = _bits_by_first(), _clue_index()
+    out: list[str] = []
+    i = 0
+    while i < len(norm):
+        bit = next((b for b in bits.get(norm[i], ()) if norm.startswith(b, i)), "")
+        clue = next((c for c in clues.get(norm[i], ()) if norm.startswith(c, i)), "")
+        if bit and len(bit) >= len(clue):
+            if not out or out[-1] != "|":
+                out.append("|")
+            i += len(bit)
+        elif clue:
+            out.append(clue)
+            i += len(clue)
+        else:
+            out.append(norm[i])
+            i += 1
+    return "".join(out)
 
 
 @lru_cache(maxsize=65536)
@@ -143,6 +168,11 @@ def _char_owners() -> dict[str, tuple[Word, ...]]:
             for ch in content(clue):
                 owners.setdefault(ch, {})[word.word] = word
     return {ch: tuple(words.values()) for ch, words in owners.items()}
+
+
+def is_library_clue(phrase: str) -> bool:
+    """True when the (normalised) phrase is a clue of some library word."""
+    return phrase in _clue_owners()
 
 
 def candidate_words(texts: Iterable[str]) -> list[Word]:

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import random
 
-from app.games.undercover.brain.clues import is_safe
+from app.games.undercover.brain.clues import is_safe, uses_clue
 from app.games.undercover.brain.context import Context
 from app.games.undercover.brain.personas import Voice
 from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, render
 from app.games.undercover.brain.suspicion import suspicion, word_scores
-from app.games.undercover.brain.weights import BLANK_RECALL, BLANK_SURE
+from app.games.undercover.brain.weights import BLANK_CLUES, BLANK_RECALL, BLANK_SURE
 from app.games.undercover.wordpairs import Word
 
 
@@ -34,8 +34,9 @@ def guess_word(ctx: Context, rng: random.Random, recall: float = BLANK_RECALL) -
 
     It is not clairvoyant: it has not learnt the library by heart, so it connects each clue of a word with
     that word only with probability `recall` (drawn afresh for this guess). And it listens first: a guess
-    needs the score of two recognised clues (`BLANK_SURE`); with less (a round of category hints, one odd
-    clue) it says it does not know, as a person would.
+    needs the score of two recognised clues (`BLANK_SURE`), and two different ones (`BLANK_CLUES`): with
+    less (a round of category hints, one odd clue, one clue repeated around the table) it says it does not
+    know, as a person would.
     """
     memory: dict[str, tuple[str, ...]] = {}
 
@@ -47,4 +48,8 @@ def guess_word(ctx: Context, rng: random.Random, recall: float = BLANK_RECALL) -
     ranked = word_scores(ctx, known=known)
     if not ranked or ranked[0][0] < BLANK_SURE:
         return "不知道"
-    return ranked[0][1].word
+    word = ranked[0][1]
+    heard = [text for _, text in ctx.others_texts()]
+    if sum(1 for clue in known(word) if uses_clue(heard, clue)) < BLANK_CLUES:
+        return "不知道"  # one clue heard twice is still one clue
+    return word.word

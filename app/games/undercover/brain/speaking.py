@@ -24,7 +24,7 @@ from app.games.undercover.brain.context import Context
 from app.games.undercover.brain.personas import SITUATION, Voice
 from app.games.undercover.brain.phrasing import SAFE_FALLBACKS, best_by, sentences
 from app.games.undercover.brain.suspicion import information, suspicion, word_scores
-from app.games.undercover.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, FITS_OWN_WORD
+from app.games.undercover.brain.weights import BLEND_AFTER_ROUND_1, CLEAR_ROOM, CLEAR_ROOM_LONE, FITS_OWN_WORD
 from app.games.undercover.text import normalise
 
 SUMMARY_PHRASES = 3  # a summary quotes at most this many seats
@@ -33,10 +33,9 @@ SITUATION_ODDS = {"pk": 0.85, "defend": 0.8, "civilian_out": 0.6, "undercover_ou
                   "first": 0.55}
 UNDERCOVER_FRAME = 0.7  # an undercover uses its nervous (or overacted) clue frames this often
 TWO_CLUES = 0.45  # 阿呆 (clue_pick "specific") gives two clues at once this often as a civilian
-LONE_UNDERCOVER = 0.25  # a room's only undercover blends in this much more
+LONE_UNDERCOVER = 0.4  # a room's only hidden seat (no blank) blends in this much more
 OWN_ONLY_AVOIDED = 0.6  # an undercover whose clues all fit only its own word falls back to vaguer talk this often
-BLANK_AT_TABLE = 0.6  # civilians give only the category in round 1 this much more often when a blank sits in
-BLANK_STILL_HIDDEN = 0.6  # … and in round 2 this share of that, while no blank has been revealed
+BLANK_CLUE_CAP = (1, 1)  # while a blank may be listening, rounds 1–2 put at most this many of the word's clues out
 SPECIAL_AFTER = frozenset({"linglong", "adai"})  # these personas' own move comes after their clue
 
 
@@ -92,12 +91,14 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
     round_one = ctx.round <= 1 and not ctx.in_pk
     if ctx.role == "undercover":
         blend = voice.blend + (BLEND_AFTER_ROUND_1 if ctx.round > 1 else 0.0)
-        if ctx.n_undercover == 1:
+        if _lone(ctx):
             blend += LONE_UNDERCOVER  # nobody shares the suspicion: hide harder
         if rng.random() < blend:
             borrowed = _borrowed_clue(ctx, others, rng) if others else None
             if borrowed:
                 return borrowed, "clue"
+            if borrowed == "" and others and _lone(ctx):
+                return None, "echo"  # the room's word is clear but all its clues are out: repeat, as they do
             if round_one and tag_of(ctx.word):
                 return None, "category"
             if others:
@@ -109,13 +110,13 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
             # every clue left fits only my own word: hide behind the category, or an echo
             return None, "category" if round_one and tag_of(ctx.word) else "echo"
         return best, "clue"
-    careful = voice.vague_first + (BLANK_AT_TABLE if ctx.n_blank else 0.0)
     blank_hidden = ctx.n_blank > sum(1 for role in ctx.revealed.values() if role == "blank")
-    if ctx.round == 2 and not ctx.in_pk and blank_hidden:
-        careful *= BLANK_STILL_HIDDEN  # a blank may still be listening: keep the word's clues back a while
-    elif not round_one:
-        careful = 0.0
-    if tag_of(ctx.word) and rng.random() < careful:
+    if blank_hidden and tag_of(ctx.word) and not ctx.in_pk and ctx.round <= len(BLANK_CLUE_CAP):
+        # a blank may be listening: the table needs a clue to read the others by, the blank needs two to guess
+        spoken = [text for _, text in ctx.others_texts()] + ctx.my_texts()
+        if sum(1 for c in own_clues(ctx.word) if uses_clue(spoken, c)) >= BLANK_CLUE_CAP[ctx.round - 1]:
+            return None, "category"
+    elif round_one and tag_of(ctx.word) and rng.random() < voice.vague_first:
         return None, "category"
     if not unused:
         return None, "echo"
@@ -128,15 +129,22 @@ def _pick_clue(ctx: Context, voice: Voice, unused: list[str], rng: random.Random
     return rng.choice(fresh), "clue"
 
 
+def _lone(ctx: Context) -> bool:
+    """This seat is the room's only hidden seat (one undercover, no blank): every suspicion lands on it."""
+    return ctx.role == "undercover" and ctx.n_undercover == 1 and not ctx.n_blank
+
+
 def _borrowed_clue(ctx: Context, others: list[str], rng: random.Random) -> str | None:
-    """A fresh clue of the word the majority seems to describe, or None when the room is not clear."""
+    """A fresh clue of the word the majority seems to describe; "" when the room is clear but that word's clues
+    are all out already; None when the room is not clear."""
     ranked = word_scores(ctx, skip_own_side=True)
-    if not ranked or ranked[0][0] < CLEAR_ROOM:
+    clear = CLEAR_ROOM_LONE if _lone(ctx) else CLEAR_ROOM
+    if not ranked or ranked[0][0] < clear:
         return None
     word = ranked[0][1]
     spoken = [*others, *ctx.my_texts()]
     fresh = [c for c in word.clues if not uses_clue(spoken, c) and is_safe(c, ctx.word)]
-    return rng.choice(fresh) if fresh else None
+    return rng.choice(fresh) if fresh else ""
 
 
 # ----------------------------------------------------------------------------------------- how to say it
@@ -288,12 +296,19 @@ def _reaction(ctx: Context, rng: random.Random) -> tuple[int, str] | None:
             continue
         if ctx.role == "undercover" and clues and fit(text, clues) >= FITS_OWN_WORD:
             continue
+        if _lone(ctx) and _names_tag(phrase, ctx.word):
+            continue  # the only hidden seat leans on the majority's clues, not on the category (that stands out)
         pool.append((seat, phrase))
     if not pool:
         return None
     if ctx.role == "blank":
         return max(pool, key=lambda item: (sum(overlap(item[1], t) for t in texts), -item[0]))
     return rng.choice(pool[:3])
+
+
+def _names_tag(phrase: str, word: str | None) -> bool:
+    tag = normalise(tag_of(word) or "")
+    return bool(tag) and (tag in phrase or phrase in tag)
 
 
 def _suspect(ctx: Context) -> int | None:

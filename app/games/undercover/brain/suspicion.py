@@ -11,6 +11,7 @@ from statistics import mean
 
 from app.games.undercover.brain.clues import candidate_words, content, fit, overlap, own_clues, phrases_of, tag_of
 from app.games.undercover.brain.context import Context
+from app.games.undercover.brain.signals import hidden_left, hidden_odds, speech_evidence
 from app.games.undercover.brain.weights import (
     CATEGORY_FIT,
     COPYCAT,
@@ -35,10 +36,12 @@ from app.games.undercover.wordpairs import Word
 def suspicion(ctx: Context) -> dict[int, float]:
     """Per other living seat: how likely it holds a different word than this seat (higher = more).
 
-    Built from how well the seat's speeches fit this seat's own clues (a blank, who has none, uses agreement
-    with the table), repeating a phrase someone else said first, likeness to revealed seats, and votes
-    against revealed seats.
+    A civilian's is `civilian_suspicion` (a probability). Otherwise built from how well the seat's speeches
+    fit this seat's own clues (a blank, who has none, uses agreement with the table), repeating a phrase
+    someone else said first, likeness to revealed seats, and votes against revealed seats.
     """
+    if ctx.role == "civilian" and own_clues(ctx.word):
+        return civilian_suspicion(ctx)
     clues = own_clues(ctx.word)
     tag = normalise(tag_of(ctx.word) or "")
     copied = _copycats(ctx)
@@ -57,6 +60,24 @@ def suspicion(ctx: Context) -> dict[int, float]:
         scores[seat] = (base + COPYCAT * copied.get(seat, 0.0) + _revealed_likeness(ctx, seat)
                         + _vote_signal(ctx, seat))
     return scores
+
+
+def civilian_suspicion(ctx: Context) -> dict[int, float]:
+    """A civilian's view: the chance each other living seat is hidden, from every signal its seat may see.
+
+    The log-likelihood ratios of what each seat's speeches added (`signals.speech_evidence`), of fitting the
+    word a revealed undercover described, of likeness to revealed seats and of votes against them, turned
+    into the posterior that the seat is one of the hidden seats left (`signals.hidden_odds`).
+    """
+    evidence = speech_evidence(ctx)
+    their_word = _revealed_word(ctx)
+    for seat, (uc, blank) in evidence.items():
+        if their_word:
+            theirs = [fit(s.text, their_word) for s in ctx.speeches_of(seat) if s.text]
+            uc += THEIR_WORD * max(theirs, default=0.0)
+        shared = _revealed_likeness(ctx, seat) + _vote_signal(ctx, seat)
+        evidence[seat] = (uc + shared, blank + shared)
+    return hidden_odds(evidence, *hidden_left(ctx))
 
 
 def _revealed_word(ctx: Context) -> tuple[str, ...] | None:

@@ -17,6 +17,7 @@ NEUTRAL = 0.5  # the suspicion of a seat nothing is known about yet
 
 BLEND_AFTER_ROUND_1 = 0.25  # an undercover blends in more once the first round has shown the majority's word
 CLEAR_ROOM = 2.0  # the word the room describes needs this much score before an undercover borrows its clues
+CLEAR_ROOM_LONE = 1.0  # … a room's only hidden seat borrows on one clear clue (most of the table holds that word)
 
 # ----------------------------------------------------------------- suspicion
 
@@ -44,4 +45,25 @@ PARTIAL_FIT_WEIGHT = 0.3  # a speech that only overlaps a word's clues counts th
 
 BLANK_RECALL = 0.2  # a blank connects a heard library clue with its word this often (it is no answer key)
 BLANK_SURE = 2.0  # a blank names a word only when the speeches give it this much score (two clear clues)
+BLANK_CLUES = 2  # … and it recognised this many different clues of that word in them
 CATEGORY_FIT = 0.6  # a speech naming only the shared category fits a word this well (says little either way)
+
+# ----------------------------------------------------------------- a civilian's evidence (`signals`)
+# Log-likelihood ratios (undercover, blank), each against "holds my word", of what one speech added to the table
+# (`signals.read_speeches`), by `signals.reading_key`: measured on bot-only games (civilians' view) and rounded.
+# "other" rows are scaled by how far the new facet is from my word; a missing row reads (0, 0).
+
+SPEECH_LLR: dict[str, tuple[float, float]] = {
+    "-1category-": (0.8, 0.0), "-1categoryF": (0.3, 0.0), "-1category_echo-": (0.7, 0.0),
+    "-1category_echoF": (0.1, 0.0), "-1echo-": (-1.1, 0.0), "-1echoF": (3.5, 0.0),
+    "-1mineF": (-1.0, 0.0), "-1other-": (3.5, 0.0), "-1otherF": (3.5, 0.0),
+    "-2category_echo-": (2.0, 0.0), "-2echo-": (-0.3, 0.0), "-2echoF": (3.2, 0.0),
+    "-2mineF": (-0.5, 0.0), "-2other-": (3.5, 0.0), "-2otherF": (3.5, 0.0),
+    "-3category_echo-": (3.3, 0.0), "-3echo-": (-0.2, 0.0), "-3mineF": (-0.2, 0.0),
+    "-3other-": (3.5, 0.0), "B1categoryF": (0.3, -3.0), "B1category_echoF": (-0.8, -0.4),
+    "B1echoF": (3.5, 3.5), "B1mineF": (-0.4, -3.5), "B1otherF": (3.5, 1.1),
+    "B2category_echoF": (-1.7, -0.4), "B2echoF": (3.5, 3.5), "B2mineF": (3.5, 1.4),
+    "B2otherF": (3.5, 1.4), "B3category_echo-": (3.0, 2.6), "B3category_echoF": (3.5, 3.3),
+    "B3echo-": (-0.8, -0.1), "B3echoF": (3.3, 3.5), "B3mineF": (-0.5, -3.4),
+}
+
