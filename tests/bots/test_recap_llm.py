@@ -107,15 +107,16 @@ def fake(endpoint: tuple[str, FakeLLM]) -> FakeLLM:
 
 async def served(database_url: str, llm_url: str, **overrides: Any) -> AsyncIterator[tuple[httpx.AsyncClient, Runtime]]:
     application: FastAPI = create_app(make_settings(database_url, llm_base_url=llm_url, **overrides))
-    async with application.router.lifespan_context(application):
-        async with RecordingClient(transport=httpx.ASGITransport(app=application), base_url="http://testserver",
-                                   timeout=40) as http:
-            yield http, application.state.runtime
+    transport = httpx.ASGITransport(app=application)
+    async with (application.router.lifespan_context(application),
+                RecordingClient(transport=transport, base_url="http://testserver", timeout=40) as http):
+        yield http, application.state.runtime
     await _wipe(database_url)
 
 
 @pytest.fixture
-async def with_llm(database_url: str, endpoint: tuple[str, FakeLLM]) -> AsyncIterator[tuple[httpx.AsyncClient, Runtime]]:
+async def with_llm(database_url: str,
+                   endpoint: tuple[str, FakeLLM]) -> AsyncIterator[tuple[httpx.AsyncClient, Runtime]]:
     async for pair in served(database_url, endpoint[0], llm_timeout=1.0):
         yield pair
 
