@@ -133,6 +133,12 @@ export default function undercover(kit) {
       m.pending = null;
       m.wordpair = ev.wordpair || m.wordpair;
     },
+    recap_rewritten(m, ev) {
+      // The LLM's rewrite in persona, recorded after the end: the recap shows it instead of the rule text.
+      if (!m.result || !m.result.recap) return;
+      const rewritten = { players: ev.players || [], best: ev.best, blunder: ev.blunder };
+      m.result = { ...m.result, recap: { ...m.result.recap, rewritten } };
+    },
     match_aborted(m) {
       m.pending = null;
     },
