@@ -36,8 +36,9 @@ def messages(source: dict[str, Any]) -> list[dict[str, str]]:
                      f"用这个口吻改写：{voice_of(row['name'])}")
     lines.append(f"本场最佳：{source['best']['text']}")
     lines.append(f"翻车现场：{source['blunder']['text']}")
-    lines.append("请把每个人的点评改写成一句符合其口吻的话（不超过40个字），再用主持人口吻改写本场最佳和翻车现场（各一句，"
-                 "不超过60个字）。只能说上面发生过的事：不要编造别的座位、分数或词语，分数原样照抄。")
+    lines.append("终局复盘：把每位玩家的点评改写成「一句幽默评语」（符合其口吻，不超过40个字）；"
+                 "再用主持人口吻写本场最佳的「奥斯卡颁奖词」和翻车现场的「爆笑失误」（各一句，不超过60个字）。"
+                 "只能说上面发生过的事：不要编造别的座位、分数或词语，分数原样照抄。")
     lines.append('只输出 JSON：{"players": [{"seat": 座位号, "score": 原分数, "comment": "改写后的点评"}], '
                  '"best": "改写后的本场最佳", "blunder": "改写后的翻车现场"}')
     system = "你是“谁是卧底”的主持人兼编剧，擅长模仿每个角色的说话风格。只用中文，只输出要求的 JSON。"

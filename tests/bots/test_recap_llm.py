@@ -195,3 +195,23 @@ async def test_no_llm_configured_changes_nothing(without_llm: tuple[httpx.AsyncC
     snap = await play(client, runtime, ROOM)
     assert fake.recap_requests == []
     assert "rewritten" not in snap["result"]["recap"] and snap["public_log"][-1]["type"] == "match_finished"
+
+
+def test_the_prompt_gives_bots_their_persona_and_people_the_host() -> None:
+    from app.bots.recap_voice import HOST_VOICE, messages, voice_of
+
+    adai = PERSONAS[0]
+    assert voice_of(adai.handle(2)) == f"{adai.display_name}：{adai.style}"
+    assert voice_of("guest-1a2b3c") == HOST_VOICE and voice_of("alice") == HOST_VOICE
+    source = {"players": [{"seat": 0, "name": adai.handle(), "display_name": adai.display_name, "role": "civilian",
+                           "score": 7, "comment": "中规中矩，完成了任务。", "highlight": "坚持到了最后"},
+                          {"seat": 1, "name": "guest-1a2b3c", "display_name": "小王", "role": "undercover",
+                           "score": 3, "comment": "开局就被识破，演技还需修炼。", "highlight": "撑过了0轮"}],
+              "best": {"seat": 0, "text": "0号 老实人·阿呆：7/10，中规中矩，完成了任务。"},
+              "blunder": {"seat": 1, "text": "1号 小王：第一轮就翻车出局"}, "words": ["包子", "饺子"]}
+    prompt = messages(source)[-1]["content"]
+    assert f"0号 {adai.display_name}（平民）7/10，点评：中规中矩" in prompt
+    assert f"口吻改写：{adai.display_name}" in prompt
+    assert "1号 小王（卧底）3/10" in prompt and f"口吻改写：{HOST_VOICE}" in prompt
+    assert "一句幽默评语" in prompt and "奥斯卡颁奖词" in prompt and "爆笑失误" in prompt  # seed 000's settlement
+    assert "平民词：包子，卧底词：饺子" in prompt and '"score": 原分数' in prompt
