@@ -72,3 +72,4 @@ async def test_the_page_shows_the_rewritten_recap(server: Server, watched: Watch
         await expect(page.get_by_test_id(f"recap-score-{row['seat']}")).to_contain_text(row["comment"])
     await expect(page.get_by_test_id("recap-best")).to_contain_text(rewritten["best"])
     await expect(page.get_by_test_id("recap-blunder")).to_contain_text(rewritten["blunder"])
+    await expect(page.locator("body")).to_contain_text("复盘点评已由 AI 按人设改写")  # the log's line for the event

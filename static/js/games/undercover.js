@@ -248,6 +248,7 @@ export default function undercover(kit) {
       [kit.tag(format(T.ev_whisper, { from: seatLabel(ev.from_seat), to: seatLabel(ev.to_seat) }), "whisper")]),
     whisper_sent: (ev, model, round) => kit.system(ev, round, T.ev_whisper_sent, { n: ev.count }),
     host_commentary: (ev, model, round) => P.hostItem(ev, model, round),
+    recap_rewritten: (ev, model, round) => kit.system(ev, round, T.uc_recap_rewritten, {}, "quiet"),
   };
 
   // The debate extension's events: a message is a bubble, a pass a quiet line.
