@@ -73,3 +73,26 @@ async def test_the_page_shows_the_rewritten_recap(server: Server, watched: Watch
     await expect(page.get_by_test_id("recap-best")).to_contain_text(rewritten["best"])
     await expect(page.get_by_test_id("recap-blunder")).to_contain_text(rewritten["blunder"])
     await expect(page.locator("body")).to_contain_text("复盘点评已由 AI 按人设改写")  # the log's line for the event
+
+
+async def test_a_failing_llm_leaves_the_rule_text_on_the_page(server: Server, watched: Watched,
+                                                              endpoint: tuple[str, FakeLLM]) -> None:
+    fake = endpoint[1]
+    fake.mode = "fail"
+    asked = len(fake.recap_requests)
+    match_id = await bot_room(server.base_url)
+    for _ in range(200):  # a bound on the polls: the server asks the LLM after the end, and gets a 500
+        if len(fake.recap_requests) > asked:
+            break
+        await asyncio.sleep(0.1)
+    assert len(fake.recap_requests) == asked + 1
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        snap = (await client.get(f"/api/matches/{match_id}")).json()
+    recap = snap["result"]["recap"]
+    page = watched.page
+    await page.goto(f"{server.base_url}/match/{match_id}")
+    await expect(page.get_by_test_id("recap")).to_have_attribute("data-voiced", "0")
+    for row in recap["players"]:
+        await expect(page.get_by_test_id(f"recap-score-{row['seat']}")).to_contain_text(row["comment"])
+    await expect(page.get_by_test_id("recap-best")).to_contain_text(recap["best"]["text"])
+    assert "rewritten" not in recap and snap["public_log"][-1]["type"] == "match_finished"
