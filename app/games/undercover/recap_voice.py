@@ -9,7 +9,8 @@ display name, the role, the score and the rule comment, plus 本场最佳 / 翻�
 the seats are exactly the match's seats (each once) and each `score` equals the rule score (the writer phrases, it
 never re-scores); every text is one line of 1–`MAX_COMMENT` characters (`best` / `blunder` up to `MAX_AWARD`),
 passes the server's text checks and names no seat outside the table (`N号`), no score other than the seat's own
-(`N/10`) and no word of the library that is not this match's pair. Then it emits one public `recap_rewritten`
+(`N/10`) and no library word the record does not hold (the pair, the display names, the rule texts, the roles and
+主持人 may be named). Then it emits one public `recap_rewritten`
 event with the accepted texts and adds them to the result as `recap.rewritten` (the rule texts stay beside them).
 Anything else raises `GameError("invalid_rewrite")` and leaves the state as it was.
 """
@@ -22,6 +23,7 @@ from typing import Any
 from app.games.base import GameError
 from app.games.common.checks import clean_text
 from app.games.undercover.instructions import matching
+from app.games.undercover.recap import ROLE_ZH
 from app.games.undercover.state import MatchState
 from app.games.undercover.step import Outcome, Step
 from app.games.undercover.text import normalise
@@ -77,14 +79,25 @@ def _text(state: MatchState, value: Any, limit: int, score: int | None, where: s
 
 
 def _foreign_word(state: MatchState, text: str) -> bool:
-    """True when the text holds a library word (of two or more characters) that is neither word of the pair."""
-    pair = state.wordpair
-    own = {normalise(w) for w in ((pair.civilian, pair.undercover) if pair is not None else ())}
+    """True when the text holds a library word (of two or more characters) that the match's own record does not:
+    the pair, the players' display names, the rule recap's texts and the table's own words (roles, 主持人) may be
+    named, any other library word is an invented fact."""
     norm = normalise(text)
-    for word in _library_words():
-        if len(word) >= 2 and word in norm and word not in own and not any(word in w for w in own):
-            return True
-    return False
+    known = _known(state)
+    return any(len(word) >= 2 and word in norm and word not in known for word in _library_words())
+
+
+TABLE_WORDS = (*ROLE_ZH.values(), "主持人", "混乱主持人")
+
+
+def _known(state: MatchState) -> str:
+    pair = state.wordpair
+    recap = (state.result or {}).get("recap") or {}
+    parts = [*((pair.civilian, pair.undercover) if pair is not None else ()), *TABLE_WORDS,
+             *(p.display_name for p in state.players),
+             *(r.get(k, "") for r in recap.get("players", []) for k in ("comment", "highlight")),
+             str((recap.get("best") or {}).get("text", "")), str((recap.get("blunder") or {}).get("text", ""))]
+    return "\n".join(normalise(str(x)) for x in parts)
 
 
 _WORDS: list[str] = []
@@ -110,7 +123,8 @@ def rewrite(state: MatchState, proposal: Any, now: float) -> Outcome:
     if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
         raise _refuse("players: a list of objects")
     seen = [r.get("seat") for r in rows]
-    if sorted(s for s in seen if isinstance(s, int)) != sorted(scores) or len(seen) != len(scores):
+    if (sorted(s for s in seen if isinstance(s, int) and not isinstance(s, bool)) != sorted(scores)
+            or len(seen) != len(scores)):
         raise _refuse("players: exactly the match's seats, each once")
     comments: list[dict[str, Any]] = []
     for row in sorted(rows, key=lambda r: int(r["seat"])):

@@ -107,3 +107,23 @@ def test_the_pair_itself_may_be_named_after_the_end() -> None:
     wanted["best"] = f"把{pair.civilian}和{pair.undercover}演活了"
     outcome = recap_voice.rewrite(t.state, wanted, 2.0)
     assert outcome.events[0]["best"] == wanted["best"]
+
+
+def test_the_table_names_and_rule_texts_are_not_invented_words() -> None:
+    t = finished(recap=True)
+    assert "侦探" in default_library_words() and "主持人" in default_library_words()  # both are library words
+    t.state.players[0].display_name = "侦探·鹰眼"
+    wanted = proposal(t)
+    wanted["players"][0]["comment"] = "侦探·鹰眼今天眼神不太好"
+    wanted["blunder"] = "主持人都看笑了"
+    outcome = recap_voice.rewrite(t.state, wanted, 2.0)
+    assert outcome.events[0]["blunder"] == "主持人都看笑了"
+    wanted["players"][1]["comment"] = "像个侦探一样"  # fine too: 侦探 is at this table
+    recap_voice.rewrite(t.state, wanted, 2.0)
+    t.state.players[0].display_name = "P0"
+    with pytest.raises(GameError):  # without 侦探 at the table, it is an invented fact
+        recap_voice.rewrite(t.state, wanted, 2.0)
+
+
+def default_library_words() -> set[str]:
+    return {w.word for p in default_library().pairs() for w in (p.a, p.b)}
