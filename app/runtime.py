@@ -6,6 +6,7 @@ import logging
 import time
 from collections.abc import Callable
 from functools import partial
+from typing import TYPE_CHECKING
 
 import asyncpg
 
@@ -14,6 +15,7 @@ from app.games.installed import installed
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import matches
+from app.services.afterword import Afterwords
 from app.services.group_commit import GroupCommit
 from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
@@ -28,6 +30,9 @@ from app.services.webhook_sender import WebhookSender
 from app.services.webhooks import signing_secret
 from app.services.writers_lock import hold_writers_lock
 from app.settings import Settings
+
+if TYPE_CHECKING:
+    from app.bots.recap_voice import RecapVoice
 
 log = logging.getLogger("wodi.runtime")
 
@@ -59,6 +64,7 @@ class Runtime:
         self.streams = StreamSlots(settings.streams_per_client)
         self.hooked = HookedAgents(authoritative=settings.only_writer)
         self._writers_lock: asyncpg.Connection | None = None
+        self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)
         for game, brain in installed():
             registry.register(game, brain)
 
@@ -86,7 +92,11 @@ class Runtime:
     def webhooks_due(self) -> None:
         self.webhook_sender.poke()
 
+    def match_ended(self, match_id: str) -> None:
+        self.afterwords.ended(match_id)
+
     async def stop(self) -> None:
+        await self.afterwords.stop()
         await self.webhook_sender.stop()
         await self.scheduler.stop()
         await self.notifier.stop()
@@ -94,3 +104,12 @@ class Runtime:
             self._writers_lock.remove_termination_listener(self._writers_lock_lost)
             await self._writers_lock.close()
         await self.db.dispose()
+
+
+def _recap_writer(settings: Settings) -> RecapVoice | None:
+    """The LLM that rewrites a finished recap in persona, when `WODI_LLM_BASE_URL` is set (else None)."""
+    from app.bots.llm import LLMBrain
+    from app.bots.recap_voice import RecapVoice
+
+    brain = LLMBrain.from_settings(settings)
+    return None if brain is None else RecapVoice(brain)

@@ -91,11 +91,11 @@ class LLMBrain:
         self.stats["used"] += 1
         return action
 
-    async def _chat(self, chat: list[dict[str, str]]) -> str:
+    async def _chat(self, chat: list[dict[str, str]], max_tokens: int = 200) -> str:
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout + 1.0))
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        body = {"model": self.model, "messages": chat, "temperature": 0.8, "max_tokens": 200,
+        body = {"model": self.model, "messages": chat, "temperature": 0.8, "max_tokens": max_tokens,
                 "response_format": {"type": "json_object"}}
         response = await self._client.post(self.url, json=body, headers=headers)
         response.raise_for_status()

@@ -218,6 +218,21 @@ class RemembersContent(Protocol):
 
 
 @runtime_checkable
+class Rewrites(Protocol):
+    """A game whose finished record carries public text that an outside writer (the optional LLM) may rephrase
+    after the end, never changing a fact: the services ask for `rewrite_source` once the match has ended and, when
+    it is not None, record the writer's proposal through `rewrite` in the match's queue."""
+
+    def rewrite_source(self, state: Any) -> dict[str, Any] | None:
+        """What may be rephrased (None: nothing, e.g. a room that did not ask for it, or already rephrased)."""
+        ...
+
+    def rewrite(self, state: Any, proposal: Any, *, now: float) -> Any:
+        """An `Outcome` with the checked proposal (its events public); raises `GameError` when it is refused."""
+        ...
+
+
+@runtime_checkable
 class QuickStarts(Protocol):
     """An optional seam for games a person can start in one click (issue 17, `POST /api/play`): a short form of
     choices the game turns into a config. The person takes seat 0 and the official bots every other seat at once."""

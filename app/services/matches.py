@@ -73,6 +73,8 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     _update_row(match, game, state, events[-1]["seq"], now)
     if was_live and match.status in TERMINAL:
         await stats.record_end(session, match, game, state)  # sets `match.rated`, written by `save`
+        ended = match.match_id
+        event.listen(session.sync_session, "after_commit", lambda _s: shell.match_ended(ended), once=True)
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
@@ -381,3 +383,27 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
         return True
 
     return await shell.commands.alone(match_id, abort_idle)
+
+
+async def record_rewrite(shell: Shell, match_id: str, proposal: Any) -> bool:
+    """After the end: the game's checked version of `proposal` (`registry.Rewrites`), appended in the match's queue
+    like any command (one writer). False when the game refuses it or there is nothing (left) to rewrite."""
+    now = shell.clock()
+
+    async def write() -> Applied | None:
+        async with shell.db.writer() as session:
+            match, game, state = await _locked_match(session, match_id)
+            if not isinstance(game, registry.Rewrites) or game.rewrite_source(state) is None:
+                return None
+            try:
+                outcome = game.rewrite(state, proposal, now=now)
+            except GameError as refused:
+                log.info("match %s: rewrite refused: %s", match_id, refused.message)
+                return None
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
+                                        state)
+        applied = Applied(match, game, state, None, events)
+        await _published(shell, applied)
+        return applied
+
+    return await shell.commands.alone(match_id, write) is not None

@@ -51,3 +51,7 @@ class Shell(Protocol):
     def webhooks_due(self) -> None:
         """Webhook deliveries were committed: wake this process's sender."""
         ...
+
+    def match_ended(self, match_id: str) -> None:
+        """A command that ended this match has committed: start whatever runs after the end (`afterword`)."""
+        ...

@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
 from app.games.common import dispatch
 from app.games.common.voting import voters
-from app.games.undercover import ending, rules, view
+from app.games.undercover import ending, recap_voice, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.commands import Abort, Command, Concede, Join, TakeOver, Timeout
@@ -130,6 +130,14 @@ class UndercoverGame:
 
     def _pairs(self, state: MatchState) -> list[tuple[str, str]]:
         return [pair.words for pair in default_library().pairs(state.config.wordpair_tag)]
+
+    def rewrite_source(self, state: MatchState) -> dict[str, Any] | None:
+        """The finished recap an outside writer may rephrase (`recap_voice.source`; `registry.Rewrites`)."""
+        return recap_voice.source(state)
+
+    def rewrite(self, state: MatchState, proposal: Any, *, now: float) -> Outcome:
+        """The checked rephrasing as a public `recap_rewritten` event (`recap_voice.rewrite`)."""
+        return recap_voice.rewrite(state, proposal, now)
 
     def state_to_json(self, state: MatchState) -> dict[str, Any]:
         """The state as JSON."""

@@ -133,6 +133,12 @@ export default function undercover(kit) {
       m.pending = null;
       m.wordpair = ev.wordpair || m.wordpair;
     },
+    recap_rewritten(m, ev) {
+      // The LLM's rewrite in persona, recorded after the end: the recap shows it instead of the rule text.
+      if (!m.result || !m.result.recap) return;
+      const rewritten = { players: ev.players || [], best: ev.best, blunder: ev.blunder };
+      m.result = { ...m.result, recap: { ...m.result.recap, rewritten } };
+    },
     match_aborted(m) {
       m.pending = null;
     },
@@ -242,6 +248,7 @@ export default function undercover(kit) {
       [kit.tag(format(T.ev_whisper, { from: seatLabel(ev.from_seat), to: seatLabel(ev.to_seat) }), "whisper")]),
     whisper_sent: (ev, model, round) => kit.system(ev, round, T.ev_whisper_sent, { n: ev.count }),
     host_commentary: (ev, model, round) => P.hostItem(ev, model, round),
+    recap_rewritten: (ev, model, round) => kit.system(ev, round, T.uc_recap_rewritten, {}, "quiet"),
   };
 
   // The debate extension's events: a message is a bubble, a pass a quiet line.

@@ -180,18 +180,25 @@ export default function makePlay(kit) {
   function recap(model, r, mine) {
     const data = r && r.recap;
     if (!data) return null;
-    const rows = recapRows(data);
+    // The LLM's rewrite in persona (`recap.rewritten`, after a `recap_rewritten` event) when there is one, else the
+    // rule text.
+    const voiced = data.rewritten || null;
+    const voicedBy = new Map(((voiced && voiced.players) || []).map((x) => [x.seat, x.comment]));
+    const rows = recapRows(data).map((row) => (voicedBy.has(row.seat)
+      ? { ...row, comment: voicedBy.get(row.seat), voiced: true } : row));
+    const best = voiced && voiced.best && data.best ? { ...data.best, text: voiced.best } : data.best;
+    const blunder = voiced && voiced.blunder && data.blunder ? { ...data.blunder, text: voiced.blunder } : data.blunder;
     const table = h("ol", { class: "recap-scores" }, rows.map((row) => h("li", {
       class: `recap-row${row.seat === mine ? " mine" : ""}`, "data-testid": `recap-score-${row.seat}`,
       data: { seat: row.seat, score: row.score } },
     kit.who(model, row.seat), h("b", { class: "recap-score", text: `${row.score}/10` }),
     h("span", { class: "recap-comment", text: row.comment || "" }))));
     const mineText = mine === null || mine === undefined ? null : highlightOf(data, rows, mine);
-    return h("section", { class: "recap", "data-testid": "recap" },
+    return h("section", { class: "recap", "data-testid": "recap", data: { voiced: voiced ? "1" : "0" } },
       h("h3", { text: T.uc_recap_title }),
       h("div", { class: "awards" },
-        award(T.uc_best, data.best, model, "best"),
-        award(T.uc_blunder, data.blunder, model, "blunder")),
+        award(T.uc_best, best, model, "best"),
+        award(T.uc_blunder, blunder, model, "blunder")),
       mineText ? h("div", { class: "award mine", "data-testid": "recap-mine" },
         h("small", { text: T.uc_your_highlight }), h("p", { text: mineText })) : null,
       table);
