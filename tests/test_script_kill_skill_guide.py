@@ -22,7 +22,7 @@ from app.games.script_kill.errors import ERRORS as GAME_ERRORS
 from app.games.script_kill.stages import GATES, SUB_STAGES
 from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.table import Table
-from tests.test_skill_guide import Block, assert_shape, fresh_key, parse_guide, send
+from tests.test_skill_guide import Block, fresh_key, parse_guide, run_blocks
 
 STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
 GUIDE = Path(__file__).resolve().parents[1] / "script_kill-skill.md"
@@ -246,23 +246,7 @@ BLOCKS = parse_guide(GUIDE.read_text(encoding="utf-8"))
 
 async def test_every_curl_in_the_script_kill_guide(client: httpx.AsyncClient) -> None:
     assert len(BLOCKS) >= 30, f"only {len(BLOCKS)} bash blocks in the guide"
-    executed: list[int] = []
-    for block in BLOCKS:
-        values_ = await setup_for(block)(client, block)
-        response = await send(client, block.curl, values_)
-        where = f"script_kill-skill.md line {block.line}: {block.curl.method} {block.curl.url}"
-        assert response.status_code == block.status, f"{where}: {response.status_code} {response.text}"
-        body = response.json()
-        if block.code is not None:
-            assert body["error"] == block.code and body["detail"]["error"] == block.code, f"{where}: {body}"
-            if isinstance(block.example, dict) and "message" in block.example:
-                assert body["message"] == block.example["message"], f"{where}: {body}"
-        else:
-            assert "error" not in body, f"{where}: {body}"
-        if block.example is not None:
-            assert_shape(block.example, body, where)
-        executed.append(block.line)
-    assert executed == [block.line for block in BLOCKS]
+    await run_blocks(client, BLOCKS, setup_for, "script_kill-skill.md")
 
 
 def test_every_command_has_an_example_and_every_dm_refusal_is_shown() -> None:

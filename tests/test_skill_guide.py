@@ -473,18 +473,15 @@ async def send(client: httpx.AsyncClient, curl: Curl, values: Values) -> httpx.R
     return await client.request(curl.method, expand(curl.url, values), headers=headers, content=content)
 
 
-# ---------------------------------------------------------------- the tests
-
-BLOCKS = parse_guide(GUIDE.read_text(encoding="utf-8"))
-
-
-async def test_every_curl_in_the_guide(client: httpx.AsyncClient) -> None:
-    assert len(BLOCKS) >= 15, f"only {len(BLOCKS)} bash blocks in the guide"
+async def run_blocks(client: httpx.AsyncClient, blocks: list[Block], setup_for: Callable[[Block], Setup],
+                     guide: str) -> None:
+    """Send every bash block of a guide in order, each after its setup, and check status, error code, the DM's
+    message where the example shows one, and the example's shape."""
     executed: list[int] = []
-    for block in BLOCKS:
+    for block in blocks:
         values = await setup_for(block)(client, block)
         response = await send(client, block.curl, values)
-        where = f"undercover-skill.md line {block.line}: {block.curl.method} {block.curl.url}"
+        where = f"{guide} line {block.line}: {block.curl.method} {block.curl.url}"
         assert response.status_code == block.status, f"{where}: {response.status_code} {response.text}"
         body = response.json()
         if block.code is not None:
@@ -496,7 +493,17 @@ async def test_every_curl_in_the_guide(client: httpx.AsyncClient) -> None:
         if block.example is not None:
             assert_shape(block.example, body, where)
         executed.append(block.line)
-    assert executed == [block.line for block in BLOCKS]
+    assert executed == [block.line for block in blocks]
+
+
+# ---------------------------------------------------------------- the tests
+
+BLOCKS = parse_guide(GUIDE.read_text(encoding="utf-8"))
+
+
+async def test_every_curl_in_the_guide(client: httpx.AsyncClient) -> None:
+    assert len(BLOCKS) >= 15, f"only {len(BLOCKS)} bash blocks in the guide"
+    await run_blocks(client, BLOCKS, setup_for, "undercover-skill.md")
 
 
 def test_expectations_match_the_error_catalogue() -> None:

@@ -19,7 +19,7 @@ import httpx
 from app.games.werewolf.errors import ERRORS as GAME_ERRORS
 from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.werewolf_table import WerewolfTable, scripted
-from tests.test_skill_guide import Block, assert_shape, fresh_key, parse_guide, send
+from tests.test_skill_guide import Block, fresh_key, parse_guide, run_blocks
 
 STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
 GUIDE = Path(__file__).resolve().parents[1] / "werewolf-skill.md"
@@ -302,23 +302,7 @@ BLOCKS = parse_guide(GUIDE.read_text(encoding="utf-8"))
 
 async def test_every_curl_in_the_werewolf_guide(client: httpx.AsyncClient) -> None:
     assert len(BLOCKS) >= 25, f"only {len(BLOCKS)} bash blocks in the guide"
-    executed: list[int] = []
-    for block in BLOCKS:
-        values = await setup_for(block)(client, block)
-        response = await send(client, block.curl, values)
-        where = f"werewolf-skill.md line {block.line}: {block.curl.method} {block.curl.url}"
-        assert response.status_code == block.status, f"{where}: {response.status_code} {response.text}"
-        body = response.json()
-        if block.code is not None:
-            assert body["error"] == block.code and body["detail"]["error"] == block.code, f"{where}: {body}"
-            if isinstance(block.example, dict) and "message" in block.example:
-                assert body["message"] == block.example["message"], f"{where}: {body}"
-        else:
-            assert "error" not in body, f"{where}: {body}"
-        if block.example is not None:
-            assert_shape(block.example, body, where)
-        executed.append(block.line)
-    assert executed == [block.line for block in BLOCKS]
+    await run_blocks(client, BLOCKS, setup_for, "werewolf-skill.md")
 
 
 def test_every_action_and_night_action_has_an_example() -> None:
