@@ -14,9 +14,12 @@ Errors are logged and retried with back-off; `stop()` cancels everything and clo
 
 The pool grows on demand: when a room needs a persona none of whose agents is idle, the filler registers the
 persona's next agent (`bot_adai3@wodi`, …) up to `pool_max` per persona (the server passes `WODI_BOT_POOL_MAX`),
-and an agent whose game ended is reused by the next room. Rooms marked `fill_now` (the quick start) are filled at
-once, whatever their age, all of them concurrently; `wake` (the server passes the lobby key of its notifier) ends
-the pause between passes as soon as such a room is opened, so a quick-start room never waits for the next poll.
+and an agent whose game ended is reused by the next room. With `reserve`, idle agents are registered ahead of demand
+in the background: `reserve` per persona at rest, doubled (for every persona at once, within `pool_max`) each time
+a room finds a persona without an idle agent, halved again after `RESERVE_DECAY` quiet seconds. Rooms marked
+`fill_now` (the quick start) are filled at once, whatever their age, all of them concurrently; `wake` (the server
+passes the lobby key of its notifier) ends the pause between passes as soon as such a room is opened, so a
+quick-start room never waits for the next poll.
 
 The server can run it in-process::
 
