@@ -263,7 +263,8 @@ class LobbyFiller:
 
     async def _fill_urgent(self, room: dict[str, Any]) -> None:
         try:
-            self.urgent_seats += await self._fill_room(room, grow=True)
+            seats = await self._fill_room(room, grow=True)  # not `+= await`: that would add to a stale count
+            self.urgent_seats += seats
         except Exception:
             log.exception("filling %s at once failed; the next pass tries again", room.get("match_id"))
         finally:
@@ -380,6 +381,7 @@ class LobbyFiller:
         if grow:
             order.sort(key=lambda p: -self._spare(p))
         lineup: list[BotAgent] = []
+        short = False
         for persona in order:
             if len(lineup) >= int(room["seats_open"]):
                 break
@@ -390,11 +392,13 @@ class LobbyFiller:
                 next((a for a in self.agents if a.persona is persona and not a.key and a.match_id is None
                       and a not in lineup), None) if grow else None)
             if agent is None and grow:
-                self._short()
+                short = True
                 agent = self._grow(persona)
             if agent is not None:
                 lineup.append(agent)
                 seated[persona.slug] = seated.get(persona.slug, 0) + 1
+        if short:
+            self._short()
         return lineup
 
     def _spare(self, persona: Persona) -> int:
