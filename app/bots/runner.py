@@ -14,9 +14,12 @@ Errors are logged and retried with back-off; `stop()` cancels everything and clo
 
 The pool grows on demand: when a room needs a persona none of whose agents is idle, the filler registers the
 persona's next agent (`bot_adai3@wodi`, …) up to `pool_max` per persona (the server passes `WODI_BOT_POOL_MAX`),
-and an agent whose game ended is reused by the next room. Rooms marked `fill_now` (the quick start) are filled at
-once, whatever their age, all of them concurrently; `wake` (the server passes the lobby key of its notifier) ends
-the pause between passes as soon as such a room is opened, so a quick-start room never waits for the next poll.
+and an agent whose game ended is reused by the next room. With `reserve`, idle agents are registered ahead of demand
+in the background: `reserve` per persona at rest, doubled (for every persona at once, within `pool_max`) each time
+a room finds a persona without an idle agent, halved again after `RESERVE_DECAY` quiet seconds. Rooms marked
+`fill_now` (the quick start) are filled at once, whatever their age, all of them concurrently; `wake` (the server
+passes the lobby key of its notifier) ends the pause between passes as soon as such a room is opened, so a
+quick-start room never waits for the next poll.
 
 The server can run it in-process::
 
@@ -49,6 +52,7 @@ log = logging.getLogger("app.bots")
 
 FATAL_REGISTRATION = ("official_bot_disabled", "invalid_official_bot_key")
 ROOM_GONE = ("match_full", "match_not_waiting", "match_not_found", "match_finished")
+RESERVE_DECAY = 120.0  # seconds without a room going short before the reserve halves
 
 
 @dataclass
@@ -118,6 +122,8 @@ class LobbyFiller:
         self.wake = wake
         self.grown = 0  # agents registered beyond the first `agents_per_persona` of each persona
         self.reserve = reserve  # idle agents per persona to keep registered ahead of demand (within pool_max)
+        self.wanted = reserve  # the reserve now: doubles when a room finds no idle agent, halves after quiet
+        self._short_at = 0.0  # monotonic time a room last found a persona without an idle agent
         self._topping_up: asyncio.Task[None] | None = None
         self._client: httpx.AsyncClient | None = None
         self._task: asyncio.Task[None] | None = None
@@ -257,7 +263,8 @@ class LobbyFiller:
 
     async def _fill_urgent(self, room: dict[str, Any]) -> None:
         try:
-            self.urgent_seats += await self._fill_room(room, grow=True)
+            seats = await self._fill_room(room, grow=True)  # not `+= await`: that would add to a stale count
+            self.urgent_seats += seats
         except Exception:
             log.exception("filling %s at once failed; the next pass tries again", room.get("match_id"))
         finally:
@@ -291,31 +298,56 @@ class LobbyFiller:
                 agent.match_id = None
         return sum(outcome == "joined" for outcome in outcomes)
 
+    def _short(self) -> None:
+        """A room found a persona without an idle agent: demand outran the reserve, so double it (every persona
+        at once, within `pool_max`) and register the difference ahead of the next rooms."""
+        self._short_at = time.monotonic()
+        if self.reserve > 0:
+            self.wanted = min(self.pool_max, max(self.wanted * 2, self.reserve + 1))
+
+    def _reserve_now(self) -> int:
+        """`wanted`, halved (not below `reserve`) for every `RESERVE_DECAY` seconds no room went short."""
+        quiet = time.monotonic() - self._short_at
+        if self.wanted > self.reserve and quiet >= RESERVE_DECAY:
+            self.wanted = max(self.reserve, self.wanted // 2)
+            self._short_at = time.monotonic()
+        return self.wanted
+
     def _top_up(self) -> None:
-        """In the background, register agents until every persona has `reserve` idle ones (within `pool_max`), so
-        the next burst of rooms does not wait for registrations."""
+        """In the background, register agents until every persona has the reserve's idle ones (within
+        `pool_max`), so the next burst of rooms does not wait for registrations."""
         if self.reserve <= 0 or (self._topping_up is not None and not self._topping_up.done()):
             return
+        fresh = self._reserve_batch()
+        if fresh:
+            self._topping_up = asyncio.create_task(self._register_reserve(fresh), name="wodi-bot-reserve")
+
+    def _reserve_batch(self) -> list[BotAgent]:
+        """The pool's next agents, for every persona short of the reserve, held (not idle) until registered."""
         fresh: list[BotAgent] = []
+        wanted = self._reserve_now()
         for persona in PERSONAS:
             idle = sum(a.persona is persona and a.idle for a in self.agents)
-            for _ in range(self.reserve - idle):
+            for _ in range(wanted - idle):
                 agent = self._grow(persona)
                 if agent is None:
                     break
                 agent.match_id = ""  # held while it registers: no lineup takes an agent without a key
                 fresh.append(agent)
-        if fresh:
-            self._topping_up = asyncio.create_task(self._register_reserve(fresh), name="wodi-bot-reserve")
+        return fresh
 
     async def _register_reserve(self, fresh: list[BotAgent]) -> None:
-        try:
-            await self._register_new(fresh)
-        except Exception as exc:  # noqa: BLE001 - the reserve is a head start only; rooms register what they lack
-            log.warning("lobby filler: registering the reserve failed: %s", exc)
-        finally:
-            for agent in fresh:
-                agent.match_id = None
+        """Register `fresh`, then whatever the reserve grew to meanwhile, until it is met."""
+        while fresh:
+            try:
+                registered = await self._register_new(fresh)
+            except Exception as exc:  # noqa: BLE001 - the reserve is a head start only; rooms register what they lack
+                log.warning("lobby filler: registering the reserve failed: %s", exc)
+                return
+            finally:
+                for agent in fresh:
+                    agent.match_id = None
+            fresh = self._reserve_batch() if registered else []
 
     def _release(self, lineup: list[BotAgent]) -> None:
         for agent in lineup:
@@ -349,6 +381,7 @@ class LobbyFiller:
         if grow:
             order.sort(key=lambda p: -self._spare(p))
         lineup: list[BotAgent] = []
+        short = False
         for persona in order:
             if len(lineup) >= int(room["seats_open"]):
                 break
@@ -359,10 +392,13 @@ class LobbyFiller:
                 next((a for a in self.agents if a.persona is persona and not a.key and a.match_id is None
                       and a not in lineup), None) if grow else None)
             if agent is None and grow:
+                short = True
                 agent = self._grow(persona)
             if agent is not None:
                 lineup.append(agent)
                 seated[persona.slug] = seated.get(persona.slug, 0) + 1
+        if short:
+            self._short()
         return lineup
 
     def _spare(self, persona: Persona) -> int:

@@ -16,7 +16,7 @@ import asyncio
 import json
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,17 +174,17 @@ class MatchCache:
         return entry.seats if entry is not None and entry.row["seats_taken"] == seats_taken else None
 
     def committed(self, match: Match, game: Game, state: Any, events: list[dict[str, Any]],
-                  new_seat: dict[str, Any] | None = None) -> None:
-        """Write-through after a commit of this process: extend the entry (with the seat a join took), start one
-        for a match just created, or drop the entry if it is not the parent of this version."""
+                  new_seats: Sequence[dict[str, Any]] = ()) -> None:
+        """Write-through after a commit of this process: extend the entry (with the seats the joins took), start
+        one for a match just created, or drop the entry if it is not the parent of this version."""
         entry = self._entries.get(match.match_id)
         if entry is None:
-            if match.version == 1 and new_seat is not None:  # created here: we hold the whole match
-                self._put(CachedMatch(match.match_id, 1, game, state, _row(match), [new_seat], list(events)))
+            if match.version == 1 and new_seats:  # created here: we hold the whole match
+                self._put(CachedMatch(match.match_id, 1, game, state, _row(match), list(new_seats), list(events)))
             else:
                 self._raise_floor(match.match_id, match.version)  # a load racing this commit must not cache older
             return
-        seats = entry.seats + [new_seat] if new_seat is not None else entry.seats
+        seats = entry.seats + list(new_seats)
         if entry.version != match.version - 1 or len(seats) != match.seats_taken:
             del self._entries[match.match_id]
             self._raise_floor(match.match_id, match.version)

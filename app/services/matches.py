@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -105,12 +105,11 @@ def _update_row(match: Match, game: Game, state: Any, last_seq: int, now: float)
         match.finished_at = at
 
 
-async def _published(shell: Shell, applied: Applied, new_seat: Seat | None = None, official: bool = False,
-                     human: bool = False) -> None:
+async def _published(shell: Shell, applied: Applied, new_seats: Sequence[tuple[Seat, _Sitting]] = ()) -> None:
     """After commit: write through to this process's cache, then wake long-polls and the scheduler."""
     if applied.events:
         shell.cache.committed(applied.match, applied.game, applied.state, applied.events,
-                              seat_dict(new_seat, official, human) if new_seat is not None else None)
+                              [seat_dict(seat, sitting.official, sitting.human) for seat, sitting in new_seats])
         await shell.notifier.publish(applied.match.match_id, applied.events[-1]["seq"], applied.match.timer_due)
 
 
@@ -178,7 +177,7 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
         if fill_now:
             await shell.notifier.stage(session, lobby.LOBBY, lobby_seq, None)
         applied = Applied(match, game, outcome.state, 0, events)
-    await _published(shell, applied, host, sitting.official, sitting.human)
+    await _published(shell, applied, [(host, sitting)])
     if fill_now:
         await shell.notifier.publish(lobby.LOBBY, lobby_seq)
     return applied, token
@@ -198,30 +197,59 @@ async def _locked_agent(session: AsyncSession, agent_id: str) -> Agent:
     return agent
 
 
+@dataclass
+class _Join:
+    """One sitter's join, queued with whatever else joins the same match meanwhile."""
+
+    shell: Shell
+    sitter: Sitter
+    body: Mapping[str, Any]
+    seat_meta: dict[str, Any]
+    token: str
+    now: float
+
+
 async def join(shell: Shell, match_id: str, sitter: Sitter, body: Mapping[str, Any],
                seat_meta: dict[str, Any]) -> tuple[Applied, str]:
-    """Take the next free seat; the rules deal when the table fills."""
-    now = shell.clock()
-    token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
+    """Take the next free seat; the rules deal when the table fills. Joins that queue for the same match together
+    (the bots filling a quick start) take their seats in one transaction (group commit, as votes do)."""
+    job = _Join(shell, sitter, body, seat_meta, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), shell.clock())
+    applied: Applied = await shell.commands.submit(match_id, job, _join_batch)
+    return applied, job.token
 
-    async def take_seat() -> Applied:
-        async with shell.db.writer() as session:
-            match, game, state = await _locked_match(session, match_id)
-            seats = await repo.seats(session, match_id)
-            sitting = await _sitting(session, shell, match_id, seats, sitter, body, seat_meta)
-            outcome = game.apply(state, await _join_command(session, game, match, seats, sitting), now=now)
+
+async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Exception]:
+    """One transaction: lock the match, seat each sitter in arrival order (a refused one alone changes nothing:
+    its checks and the rules run before any write), store, commit, then publish once."""
+    shell = joins[0].shell  # one queue per process: every join of a batch comes from the same one
+    results: list[Applied | Exception] = []
+    taken: list[tuple[Seat, _Sitting]] = []
+    async with shell.db.writer() as session:
+        match, game, state = await _locked_match(session, match_id)
+        seats = await repo.seats(session, match_id)
+        before, events = state, []
+        for job in joins:
+            try:
+                sitting = await _sitting(session, shell, match_id, seats, job.sitter, job.body, job.seat_meta)
+                outcome = game.apply(state, await _join_command(session, game, match, seats, sitting), now=job.now)
+            except (ApiError, GameError) as refused:
+                results.append(refused)
+                continue
+            state = outcome.state
             if isinstance(game, registry.RemembersContent):
-                match.content = game.content_key(outcome.state)
-            seat = _seat(match_id, len(seats), sitting, token, seat_meta)
+                match.content = game.content_key(state)
+            seat = _seat(match_id, len(seats), sitting, job.token, job.seat_meta)
             session.add(seat)
-            match.seats_taken = len(seats) + 1
-            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
-                                        state)
-        applied = Applied(match, game, state, seat.seat, events)
-        await _published(shell, applied, seat, sitting.official, sitting.human)
-        return applied
-
-    return await shell.commands.alone(match_id, take_seat), token
+            seats.append(seat)
+            taken.append((seat, sitting))
+            mine = _stamped(outcome.events)
+            events += mine
+            results.append(Applied(match, game, state, seat.seat, mine))
+        if events:
+            match.seats_taken = len(seats)
+            state, events = await _store(shell, session, match, game, state, events, joins[-1].now, before)
+    await _published(shell, Applied(match, game, state, None, events), taken)
+    return results
 
 
 async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat],

@@ -1,0 +1,60 @@
+"""The filler's reserve grows with demand (issue 17): when a quick start finds a persona without an idle agent, the
+reserve doubles for every persona at once and is registered in the background, ahead of the next rooms."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from app.bots.personas import PERSONAS
+from app.bots.runner import LobbyFiller
+from tests.conftest import _wipe
+from tests.e2e.server import Server
+
+KEY = "test-reserve-official-key"
+
+
+@pytest.fixture
+def server(database_url: str) -> Iterator[Server]:
+    running = Server(database_url, WODI_OFFICIAL_BOT_KEY=KEY).start()
+    try:
+        yield running
+    finally:
+        running.stop()
+        asyncio.run(_wipe(database_url))
+
+
+def _idle(filler: LobbyFiller) -> dict[str, int]:
+    return {p.slug: sum(a.persona is p and a.idle for a in filler.agents) for p in PERSONAS}
+
+
+async def test_a_room_gone_short_doubles_the_reserve_for_every_persona(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        # Two quick starts before the filler starts: its first pass sees both, so the second room's lineup finds
+        # four personas whose only free agents are still registering for the reserve.
+        rooms = [await client.post("/api/play", json={"name": f"玩家{i}"}) for i in range(2)]
+        assert all(r.status_code == 201 for r in rooms), [r.text for r in rooms]
+        filler = LobbyFiller(server.base_url, KEY, fill_after=600, agents_per_persona=1, poll_interval=600,
+                             think=0.0, pool_max=4, reserve=1, seed=7)
+        assert filler.wanted == 1
+        await filler.start()
+        try:
+            for _ in range(300):  # bounded: a hang fails, no claim about speed
+                done = filler.urgent_seats == 10 and (filler._topping_up is None or filler._topping_up.done())
+                if done and min(_idle(filler).values()) >= 2:
+                    break
+                await asyncio.sleep(0.1)
+            assert filler.urgent_seats == 10, "both rooms seated"
+            assert filler.wanted == 2, "one room went short: the reserve doubled"
+            idle = _idle(filler)
+            assert min(idle.values()) >= 2, idle  # every persona, not only the ones the rooms lacked
+            for agent in (a for a in filler.agents if a.idle):
+                assert (await client.get(f"/api/agents/{agent.handle}")).status_code == 200, agent.handle
+            for room in rooms:
+                snap = (await client.get(f"/api/matches/{room.json()['match_id']}")).json()
+                assert snap["status"] != "waiting" and snap["seats_open"] == 0
+        finally:
+            await filler.stop()
