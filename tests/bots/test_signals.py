@@ -14,6 +14,8 @@ from app.games.undercover.brain.clues import core, own_clues, phrases_of
 from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.brain.personas import VOICES
 from app.games.undercover.brain.signals import hidden_left, hidden_odds, read_speeches, speech_evidence
+from app.games.undercover.brain.voting import rank_targets
+from app.games.undercover.brain.weights import CIVILIANS_CLOSE_RANKS
 from tests.bots.helpers import snapshot
 
 BAOZI, JIAOZI = own_clues("包子"), own_clues("饺子")
@@ -149,3 +151,26 @@ def test_the_only_hidden_seat_borrows_on_one_clear_clue() -> None:
     texts = [compose_speech(context_from_snapshot(two), VOICES["linglong"], random.Random(seed)) or ""
              for seed in range(30)]
     assert not any(any(c in t for c in BAOZI[1:]) for t in texts)
+
+
+def test_a_blank_votes_as_the_civilians_it_poses_as() -> None:
+    """A blank does not know who the undercover is: it votes against the seat that stands out from the table."""
+    speeches: Said = [(0, f"{BAOZI[0]}，{BAOZI[1]}"), (1, f"{BAOZI[1]}，{BAOZI[0]}"), (2, f"我也说{BAOZI[0]}"),
+                      (3, f"嗯，{JIAOZI[1]}")]
+    snap = _with_config(snapshot(4, "blank", None, "vote", speeches=speeches), 1, n_blank=1)
+    ctx = context_from_snapshot(snap)
+    assert rank_targets(ctx, VOICES["yingyan"])[0][0] == 3
+
+
+def test_civilians_close_ranks_in_a_room_with_a_blank() -> None:
+    """With a blank at the table (two hidden seats), the votes already cast weigh CIVILIANS_CLOSE_RANKS more."""
+    speeches: Said = [(1, BAOZI[0]), (2, "属于食物一类"), (3, BAOZI[1]), (4, BAOZI[2]), (5, "不好说")]
+    pull = {}
+    for n_blank in (0, 1):
+        scores = []
+        for votes in ([], [(1, 2), (3, 2)]):
+            snap = _with_config(snapshot(0, "civilian", "包子", "vote", speeches=speeches, votes=votes), 1, n_blank)
+            scores.append(dict(rank_targets(context_from_snapshot(snap), VOICES["adai"])))
+        pull[n_blank] = scores[1][2] - scores[0][2]
+    assert pull[0] > 0
+    assert math.isclose(pull[1] - pull[0], CIVILIANS_CLOSE_RANKS)

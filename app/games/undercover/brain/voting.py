@@ -15,6 +15,7 @@ from app.games.undercover.brain.phrasing import render, sentences
 from app.games.undercover.brain.suspicion import information, outlier, suspicion
 from app.games.undercover.brain.weights import (
     CIVILIAN_FOLLOWS,
+    CIVILIANS_CLOSE_RANKS,
     FELLOW_PENALTY,
     HIDDEN_SIDE_FOLLOWS,
     NEUTRAL,
@@ -30,11 +31,15 @@ def rank_targets(ctx: Context, persona: Voice) -> list[tuple[int, float]]:
         return []
     base = suspicion(ctx)
     if ctx.role == "blank":
-        base = {seat: 1.0 - outlier(ctx, seat) for seat in base}
+        # a blank does not know who the undercover is: it votes as the civilians it poses as do, against the
+        # seat whose speeches stand out from the table's (often the undercover: it is no clairvoyant teammate)
+        base = {seat: outlier(ctx, seat) for seat in base}
     ballots = ctx.current_ballots()
     counts = Counter(b.target for b in ballots if b.seat != ctx.seat)
     total = max(1, sum(counts.values()))
     follow = persona.voting.follow + (HIDDEN_SIDE_FOLLOWS if ctx.role in ("undercover", "blank") else CIVILIAN_FOLLOWS)
+    if ctx.role == "civilian" and ctx.n_blank:
+        follow += CIVILIANS_CLOSE_RANKS  # two seats hide: a split vote saves one of them
     scored = []
     for seat in targets:
         share = counts[seat] / total

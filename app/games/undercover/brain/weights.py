@@ -31,6 +31,7 @@ VOTED_OUT_OTHER_SIDE = 0.1  # voted out a revealed seat of another role (reassur
 # ----------------------------------------------------------------- voting
 
 CIVILIAN_FOLLOWS = 0.4  # civilians lean towards the seat already voted most (a split vote saves the undercover)
+CIVILIANS_CLOSE_RANKS = 0.4  # … and this much more in a room with a blank (two hidden seats: a split vote saves one)
 HIDDEN_SIDE_FOLLOWS = 0.8  # undercovers and blanks join the votes already cast (hiding in the majority)
 FELLOW_PENALTY = 5.0  # never vote out a known fellow while anyone else is eligible
 THIRD_CHOICE = 0.5  # past the first two choices: the third, else a random eligible seat
@@ -43,7 +44,7 @@ PARTIAL_FIT_WEIGHT = 0.3  # a speech that only overlaps a word's clues counts th
 
 # ----------------------------------------------------------------- the blank
 
-BLANK_RECALL = 0.2  # a blank connects a heard library clue with its word this often (it is no answer key)
+BLANK_RECALL = 0.1  # a blank connects a heard library clue with its word this often (it has not learnt the library)
 BLANK_SURE = 2.0  # a blank names a word only when the speeches give it this much score (two clear clues)
 BLANK_CLUES = 2  # … and it recognised this many different clues of that word in them
 CATEGORY_FIT = 0.6  # a speech naming only the shared category fits a word this well (says little either way)
