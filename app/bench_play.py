@@ -8,8 +8,9 @@ Opens `--tables` quick starts (`POST /api/play`, a guest each, default choices: 
 over `--spread` seconds, then for each long-polls the guest's view until the room stops waiting. Prints, per table
 and as p50/p95/max, the time to fully seated: by the server's own stamps (`match_created` → `match_started`) and
 as the person sees it (the quick start's request sent → the long-poll returning the running match); then one
-SUMMARY line. The spawned server starts with the filler's first two agents per persona, so the run includes the
-pool's growth (registering the agents the tables need, up to `WODI_BOT_POOL_MAX` per persona).
+SUMMARY line. The spawned server starts with the filler's first two agents per persona and its reserve (four per
+persona, registered as it starts), so the run includes the pool's growth (registering the agents the tables need,
+up to `WODI_BOT_POOL_MAX` per persona).
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ from app.services.lobby import LobbyWake
 from app.settings import Settings, get_settings
 
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
-BOT_RESERVE = 2  # idle official bots per persona kept registered ahead of demand (within WODI_BOT_POOL_MAX)
+BOT_RESERVE = 4  # idle official bots per persona kept registered ahead of demand (within WODI_BOT_POOL_MAX)
 
 DESCRIPTION = (
     "Wodi implements Social Game Protocol v1 for hidden-information party games (`GET /api/games` lists them, "
