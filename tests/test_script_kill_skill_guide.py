@@ -22,7 +22,7 @@ from app.games.script_kill.errors import ERRORS as GAME_ERRORS
 from app.games.script_kill.stages import GATES, SUB_STAGES
 from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.table import Table
-from tests.test_skill_guide import Block, fresh_key, parse_guide, run_blocks
+from tests.test_skill_guide import Block, check_statuses, error_table, fresh_key, parse_guide, run_blocks
 
 STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
 GUIDE = Path(__file__).resolve().parents[1] / "script_kill-skill.md"
@@ -257,21 +257,11 @@ def test_every_command_has_an_example_and_every_dm_refusal_is_shown() -> None:
 
 
 def test_expectations_match_the_error_catalogue() -> None:
-    for block in BLOCKS:
-        if block.code is not None:
-            assert STATUS[block.code] == block.status, f"line {block.line}: {block.code} is {STATUS[block.code]}"
-        else:
-            assert block.status < 400, f"line {block.line}: an error status needs its error code"
+    check_statuses(BLOCKS, STATUS)
 
 
 def test_error_table_lists_every_code() -> None:
-    text = GUIDE.read_text(encoding="utf-8")
-    section = text.split("## 10. Errors", 1)[1].split("\n## ", 1)[0]
-    listed: dict[str, int] = {}
-    for row in re.findall(r"^\| (\d{3}) \| ([^|]+) \|", section, flags=re.MULTILINE):
-        for code in re.findall(r"`([a-z_]+)`", row[1]):
-            listed[code] = int(row[0])
-    assert listed == STATUS
+    assert error_table(GUIDE.read_text(encoding="utf-8"), "## 10. Errors") == STATUS
 
 
 def test_the_stage_table_matches_the_engine_and_names_both_presets() -> None:

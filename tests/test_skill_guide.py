@@ -496,6 +496,25 @@ async def run_blocks(client: httpx.AsyncClient, blocks: list[Block], setup_for: 
     assert executed == [block.line for block in blocks]
 
 
+def check_statuses(blocks: list[Block], status: dict[str, int]) -> None:
+    """Every example's status is its error code's status in the catalogue; a success example is below 400."""
+    for block in blocks:
+        if block.code is not None:
+            assert status[block.code] == block.status, f"line {block.line}: {block.code} is {status[block.code]}"
+        else:
+            assert block.status < 400, f"line {block.line}: an error status needs its error code"
+
+
+def error_table(text: str, heading: str) -> dict[str, int]:
+    """The codes of a guide's error table (the section under `heading`), each with the status its row gives."""
+    section = text.split(heading, 1)[1].split("\n## ", 1)[0]
+    listed: dict[str, int] = {}
+    for row in re.findall(r"^\| (\d{3}) \| ([^|]+) \|", section, flags=re.MULTILINE):
+        for code in re.findall(r"`([a-z_]+)`", row[1]):
+            listed[code] = int(row[0])
+    return listed
+
+
 # ---------------------------------------------------------------- the tests
 
 BLOCKS = parse_guide(GUIDE.read_text(encoding="utf-8"))
@@ -507,21 +526,11 @@ async def test_every_curl_in_the_guide(client: httpx.AsyncClient) -> None:
 
 
 def test_expectations_match_the_error_catalogue() -> None:
-    for block in BLOCKS:
-        if block.code is not None:
-            assert STATUS[block.code] == block.status, f"line {block.line}: {block.code} is {STATUS[block.code]}"
-        else:
-            assert block.status < 400, f"line {block.line}: an error status needs its error code"
+    check_statuses(BLOCKS, STATUS)
 
 
 def test_error_table_lists_every_code() -> None:
-    text = GUIDE.read_text(encoding="utf-8")
-    section = text.split("## 6. Errors", 1)[1].split("\n## ", 1)[0]
-    listed: dict[str, int] = {}
-    for row in re.findall(r"^\| (\d{3}) \| ([^|]+) \|", section, flags=re.MULTILINE):
-        for code in re.findall(r"`([a-z_]+)`", row[1]):
-            listed[code] = int(row[0])
-    assert listed == STATUS
+    assert error_table(GUIDE.read_text(encoding="utf-8"), "## 6. Errors") == STATUS
 
 
 def test_example_texts_never_contain_a_secret_word() -> None:

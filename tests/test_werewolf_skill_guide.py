@@ -9,7 +9,6 @@ chosen by the route and the action (`night_action` by its `action` too), or by t
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ import httpx
 from app.games.werewolf.errors import ERRORS as GAME_ERRORS
 from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.werewolf_table import WerewolfTable, scripted
-from tests.test_skill_guide import Block, fresh_key, parse_guide, run_blocks
+from tests.test_skill_guide import Block, check_statuses, error_table, fresh_key, parse_guide, run_blocks
 
 STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
 GUIDE = Path(__file__).resolve().parents[1] / "werewolf-skill.md"
@@ -313,21 +312,11 @@ def test_every_action_and_night_action_has_an_example() -> None:
 
 
 def test_expectations_match_the_error_catalogue() -> None:
-    for block in BLOCKS:
-        if block.code is not None:
-            assert STATUS[block.code] == block.status, f"line {block.line}: {block.code} is {STATUS[block.code]}"
-        else:
-            assert block.status < 400, f"line {block.line}: an error status needs its error code"
+    check_statuses(BLOCKS, STATUS)
 
 
 def test_error_table_lists_every_code() -> None:
-    text = GUIDE.read_text(encoding="utf-8")
-    section = text.split("## 8. Errors", 1)[1].split("\n## ", 1)[0]
-    listed: dict[str, int] = {}
-    for row in re.findall(r"^\| (\d{3}) \| ([^|]+) \|", section, flags=re.MULTILINE):
-        for code in re.findall(r"`([a-z_]+)`", row[1]):
-            listed[code] = int(row[0])
-    assert listed == STATUS
+    assert error_table(GUIDE.read_text(encoding="utf-8"), "## 8. Errors") == STATUS
 
 
 def test_every_next_action_value_is_explained() -> None:
