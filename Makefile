@@ -4,7 +4,7 @@ VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib;print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
 
-.PHONY: run run-cluster test browser lint ruff mypy openapi migrate bench clean
+.PHONY: run run-cluster test browser lint ruff mypy openapi migrate bench docs clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -46,5 +46,12 @@ mypy: $(STAMP)
 openapi: $(STAMP)
 	$(PY) -m app.openapi
 
+# The docs site (MkDocs, Material theme; the `docs` extra): the tables the code knows and the skill guides' shared
+# fragments are written first (python -m tools.docs), then the site is built strictly into site/.
+docs: $(STAMP)
+	$(PY) -m pip install --quiet -e '.[docs]'
+	$(PY) -m tools.docs
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
 clean:
-	rm -rf $(VENV) wodi.db wodi.db-wal wodi.db-shm
+	rm -rf $(VENV) site wodi.db wodi.db-wal wodi.db-shm

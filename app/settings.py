@@ -81,7 +81,8 @@ class Settings(BaseSettings):
     bot_base_url: str = ""
     """Where the in-process bots reach the API; empty: `http://127.0.0.1:$WODI_PORT`."""
     llm_base_url: str = ""
-    """Optional LLM brain and recap voice: an OpenAI-compatible chat-completions base URL; empty: the rule brain only."""
+    """Optional LLM brain and recap voice: an OpenAI-compatible chat-completions base URL; empty: the rule brain
+    only."""
     llm_api_key: str = ""
     """The LLM endpoint's API key."""
     llm_model: str = "gpt-4o-mini"
