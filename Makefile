@@ -36,7 +36,7 @@ browser:
 lint: ruff mypy
 
 ruff: $(STAMP)
-	$(VENV)/bin/ruff check app tests migrations
+	$(VENV)/bin/ruff check app tests migrations tools
 
 # app/games and app/protocol strictly (pyproject), the rest of app at the default level; the rules' and the
 # protocol's tests too, so the undercover game is checked against the `Game` protocol with its real types.
