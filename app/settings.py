@@ -54,6 +54,8 @@ class Settings(BaseSettings):
     webhook_retry_base: float = Field(10.0, gt=0)
     webhook_timeout: float = Field(10.0, gt=0, le=60)
     streams_per_client: int = Field(8, ge=1)
+    # The same owners at one competitive table are rated once per this many hours (0: every time); issue 26.
+    rating_repeat_window_hours: float = Field(24.0, ge=0)
     log_level: str = "INFO"
 
     @property

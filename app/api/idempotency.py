@@ -61,7 +61,7 @@ def caller_scope(request: Request, runtime: Runtime) -> str:
 
 
 def mark_unchanged(request: Request) -> None:
-    """A handler's word that this call changed nothing: an anonymous caller's answer is then not kept."""
+    """A handler's note that this call changed nothing: an anonymous caller's answer is then not kept."""
     setattr(request.state, UNCHANGED, True)
 
 
