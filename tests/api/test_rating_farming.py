@@ -8,6 +8,7 @@ legitimate match of independent owners still rates.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -15,6 +16,9 @@ from fastapi import FastAPI
 
 from app.db.models import Match
 from app.ratings.model import Skill
+from app.ratings.rebuild import rebuild
+from app.services.ratings import Rules
+from tests.api.helpers import claim_each
 from tests.api.table import Table, lowest_other
 
 
@@ -65,7 +69,7 @@ async def _concede_until_over(table: Table) -> dict[str, Any]:
     return final
 
 
-async def _reason_unrated(app: FastAPI, match_id: str) -> tuple[bool, str | None]:
+async def _verdict(app: FastAPI, match_id: str) -> tuple[bool, str | None]:
     async with app.state.runtime.db.reader() as session:
         match = await session.get(Match, match_id)
         assert match is not None
@@ -79,7 +83,7 @@ async def test_unclaimed_sock_puppets_farm_nothing(app: FastAPI, client: httpx.A
     for _ in range(2):
         await _concede_until_over(await _table(client, reuse=first))
     await _unmoved(client, first.names)
-    assert (await _reason_unrated(app, first.match_id)) == (False, None)
+    assert (await _verdict(app, first.match_id)) == (False, None)
 
 
 async def test_claimed_puppets_conceding_before_everyone_acted_farm_nothing(client: httpx.AsyncClient) -> None:
@@ -99,13 +103,13 @@ async def test_a_concession_after_everyone_acted_is_rated_once_per_pairing(app: 
         spoke = await table.act(seat, {"type": "speak", "text": f"我的描述是第{seat}种说法"})
         assert spoke.status_code == 200, spoke.text
     await _concede_until_over(table)
-    rated, pairing = await _reason_unrated(app, table.match_id)
+    rated, pairing = await _verdict(app, table.match_id)
     assert rated is True and pairing
     moved = [_rating_of(await _ratings(client, name)) for name in table.names]
     assert all(got["rated_games"] == 1 for got in moved)
     again = await _table(client, reuse=table)
     assert (await again.play(lowest_other))["status"] == "finished"
-    assert (await _reason_unrated(app, again.match_id)) == (False, pairing)  # the same owners: counted once
+    assert (await _verdict(app, again.match_id)) == (False, pairing)  # the same owners: counted once
     assert [_rating_of(await _ratings(client, name)) for name in table.names] == moved
 
 
@@ -118,3 +122,22 @@ async def test_a_legitimate_match_still_rates(client: httpx.AsyncClient) -> None
     for name in table.names:
         got = await _ratings(client, name)
         assert got["rated_games"] == 1 and (got["rating"] > round(Skill().conservative, 2)) == (name in winners)
+
+
+async def test_rebuild_applies_the_same_rule(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """`python -m app.ratings rebuild` judges every finished match again: a puppet match a former rule rated is
+    unrated, and claims made after a match ended do not count for it."""
+    puppets = await _table(client)
+    await _concede_until_over(puppets)
+    legit = await _table(client, claim=True)
+    assert (await legit.play(lowest_other))["status"] == "finished"
+    async with app.state.runtime.db.writer() as session:  # as the rule before issue 26 left it
+        match = await session.get(Match, puppets.match_id)
+        assert match is not None and match.rated is False
+        match.rated = True
+    await claim_each(client, puppets.keys)  # claimed now, after their match ended
+    before = [_rating_of(await _ratings(client, name)) for name in legit.names]
+    assert await rebuild(app.state.runtime.db, Rules(frozenset(), timedelta(hours=24))) == 1
+    assert (await _verdict(app, puppets.match_id))[0] is False
+    await _unmoved(client, puppets.names)
+    assert [_rating_of(await _ratings(client, name)) for name in legit.names] == before
