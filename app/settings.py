@@ -99,6 +99,8 @@ class Settings(BaseSettings):
     streams_per_client: int = Field(8, ge=1)
     """Event streams (`/events/stream`) one client (API key, play token, owner session, else IP) may hold open at once
     in one process."""
+    rating_repeat_window_hours: float = Field(24.0, ge=0)
+    """The same owners at one competitive table are rated once per this many hours (0: every time)."""
     log_level: str = "INFO"
     """Log level."""
 

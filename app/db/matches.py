@@ -23,7 +23,7 @@ MATCHES = cast(Table, Match.__table__)
 EVENTS = cast(Table, Event.__table__)
 # What a command may change; `save` writes these back.
 MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
-           "timer_token", "updated_at", "finished_at", "rated", "content")
+           "timer_token", "updated_at", "finished_at", "rated", "content", "pairing")
 
 
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
@@ -113,11 +113,12 @@ async def matches_of_agents(session: AsyncSession, agent_ids: Sequence[str], lim
     return list((await session.execute(query)).scalars())
 
 
-async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str, list[Seat]]:
+async def seats_of(session: AsyncSession, match_ids: Sequence[str], *, full: bool = False) -> dict[str, list[Seat]]:
+    """The seats of these matches as lists show them (`full`: every column, the private `meta` too)."""
     result: dict[str, list[Seat]] = {m: [] for m in match_ids}
     if match_ids:
-        rows = await session.execute(select(Seat).options(LISTED_SEAT).where(Seat.match_id.in_(match_ids))
-                                     .order_by(Seat.seat))
+        query = select(Seat) if full else select(Seat).options(LISTED_SEAT)
+        rows = await session.execute(query.where(Seat.match_id.in_(match_ids)).order_by(Seat.seat))
         for seat in rows.scalars():
             result[seat.match_id].append(seat)
     return result

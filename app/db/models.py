@@ -99,6 +99,9 @@ class Match(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     content: Mapped[str | None] = mapped_column(String(128))  # what the deal drew (`RemembersContent`)
     fill_now: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # bots sit at once
+    # A digest of the owner identities at a competitive table (`app.ratings.eligibility.pairing`): the same pairing
+    # rated again within the window is not rated (issue 26).
+    pairing: Mapped[str | None] = mapped_column(String(64), index=True)
 
 
 class Seat(Base):
@@ -121,6 +124,10 @@ class Seat(Base):
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0)
     taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Rating evidence (issue 26), kept in competitive matches: the seat sent a command that moved the match; it
+    # conceded.
+    acted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Event(Base):

@@ -25,7 +25,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import hook_events, lobby, stats, takeover, tokens
+from app.services import hook_events, lobby, ratings, stats, takeover, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, Sitter, check_can_sit, seat_of
 from app.services.shell import Shell
@@ -72,7 +72,8 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
         events = events + bot_moves
     _update_row(match, game, state, events[-1]["seq"], now)
     if was_live and match.status in TERMINAL:
-        await stats.record_end(session, match, game, state)  # sets `match.rated`, written by `save`
+        # sets `match.rated` and `match.pairing`, written by `save`
+        await stats.record_end(session, match, game, state, ratings.Rules.of(shell.settings))
         ended = match.match_id
         event.listen(session.sync_session, "after_commit", lambda _s: shell.match_ended(ended), once=True)
     await repo.save(session, match)
@@ -308,6 +309,8 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         due_before = {seat: True for seat in takeover.due_seats(game, state, seat_numbers)}
         applied: list[int] = []
         refused_seats: list[int] = []
+        moved: list[int] = []  # seats whose command moved the match (a concession aside): rating evidence
+        conceded: list[int] = []
         before = state
         for command in commands:
             seat: int | None = None
@@ -324,6 +327,10 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 results.append(refused)
                 continue
             applied.append(seat)
+            if built == game.concede(seat):
+                conceded.append(seat)
+            elif outcome.events:
+                moved.append(seat)
             state = outcome.state
             mine = _stamped(outcome.events)
             events += mine
@@ -331,6 +338,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                                    registry.reply_of(outcome)))
         await takeover.acted(session, match, {s["seat"]: s["agent_id"] for s in seats}, due_before, applied,
                              refused_seats)
+        await ratings.record_acts(session, match, moved, conceded)
         if events:
             state, events = await _store(shell, session, match, game, state, events, commands[-1].now,
                                         before)

@@ -12,10 +12,11 @@ from app.protocol.registry import AnyGame
 from app.services import ratings
 
 
-async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object) -> None:
+async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object,
+                     rules: ratings.Rules) -> None:
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
     seat_rows = await repo.seats(session, match.match_id)
-    await ratings.record(session, match, game, state, seat_rows)
+    await ratings.record(session, match, game, state, seat_rows, rules)
     for row in seat_rows:
         if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
             await agents_repo.add_stats(session, row.agent_id, abandoned=1)
