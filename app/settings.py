@@ -55,6 +55,13 @@ class Settings(BaseSettings):
     webhook_timeout: float = Field(10.0, gt=0, le=60)
     streams_per_client: int = Field(8, ge=1)
     log_level: str = "INFO"
+    log_format: Literal["text", "json"] = "text"  # json: one JSON object a line, for log collectors
+    # `/metrics`: on the public port behind this bearer token when set; else on its own port when set (no token,
+    # bound to `metrics_host`); else on the public port only when the server is local (public_base_url localhost).
+    metrics_token: str = ""
+    metrics_port: int | None = Field(None, ge=1, le=65535)
+    metrics_host: str = "127.0.0.1"
+    operator_token: str = ""  # the operator API (`/api/operator/…`, `python -m app.admin`); off when empty
 
     @property
     def is_local(self) -> bool:
