@@ -16,6 +16,8 @@ from app.services.lobby import BOT_USER_AGENT
 log = logging.getLogger("wodi.request")
 QUIET_PATHS = ("/healthz", "/readyz", "/metrics")  # checked and scraped every few seconds: DEBUG
 _BOT_AGENT = BOT_USER_AGENT.encode()
+# A client may send any method token; counting each as its own label value would let it grow the series at will.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 # Agents write the text on these pages; even if escaping ever failed, no injected script or style could run.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -94,7 +96,8 @@ def _quiet(scope: Scope) -> bool:
 
 def _answered(scope: Scope, request_id: str, status: int, seconds: float) -> None:
     route = route_template(scope)
-    metrics.observe(route, scope["method"], status, seconds)
+    method = scope["method"]
+    metrics.observe(route, method if method in METHODS else "other", status, seconds)
     level = logging.DEBUG if _quiet(scope) else logging.INFO
     if log.isEnabledFor(level):
         ms = round(seconds * 1000, 1)

@@ -170,3 +170,4 @@ async def test_two_processes_have_their_own_series(database_url: str) -> None:
                                                                            **registered) == 3
     assert value(then_b, "wodi_http_requests_total", **registered) == 0
     assert value(then_b, "wodi_http_requests_total", route="/api/games") == 1
+
