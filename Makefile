@@ -2,7 +2,12 @@
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed-$(shell $(PYTHON) -c "import hashlib;print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
+HASH := $(shell $(PYTHON) -c "import hashlib;print(hashlib.sha256(open('pyproject.toml','rb').read()).hexdigest()[:12])")
+# One stamp per install: `make run` installs the runtime only, `make test` adds the test extra, `make lint` the dev
+# extra (test tools plus ruff and mypy). A changed pyproject.toml changes the hash, so each reinstalls once.
+RUNTIME := $(VENV)/.installed-runtime-$(HASH)
+TESTING := $(VENV)/.installed-test-$(HASH)
+DEV := $(VENV)/.installed-dev-$(HASH)
 
 .PHONY: run run-cluster test browser lint ruff mypy openapi migrate bench docs clean
 
@@ -10,12 +15,22 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 
-$(STAMP): $(PY) pyproject.toml
-	$(PY) -m pip install --quiet -e '.[dev]'
-	rm -f $(VENV)/.installed-*
-	touch $(STAMP)
+$(RUNTIME): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e .
+	rm -f $(VENV)/.installed-runtime-*
+	touch $@
 
-migrate: $(STAMP)
+$(TESTING): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[test]'
+	rm -f $(VENV)/.installed-test-*
+	touch $@
+
+$(DEV): $(PY) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[dev]'
+	rm -f $(VENV)/.installed-dev-*
+	touch $@
+
+migrate: $(RUNTIME)
 	$(VENV)/bin/alembic upgrade head
 
 run: migrate
@@ -24,7 +39,7 @@ run: migrate
 run-cluster: migrate
 	$(PY) -m app.cluster --processes $${PROCESSES:-2}
 
-test: $(STAMP) browser
+test: $(TESTING) browser
 	$(VENV)/bin/pytest
 
 # Browser tests drive Debian's chromium (never a downloaded browser); CJK fonts make the screenshots readable.
@@ -35,20 +50,20 @@ browser:
 
 lint: ruff mypy
 
-ruff: $(STAMP)
+ruff: $(DEV)
 	$(VENV)/bin/ruff check app tests migrations tools
 
 # app/games and app/protocol strictly (pyproject), the rest of app at the default level; the rules' and the
 # protocol's tests too, so the undercover game is checked against the `Game` protocol with its real types.
-mypy: $(STAMP)
+mypy: $(DEV)
 	$(VENV)/bin/mypy app tests/games tests/protocol
 
-openapi: $(STAMP)
+openapi: $(RUNTIME)
 	$(PY) -m app.openapi
 
 # The docs site (MkDocs, Material theme; the `docs` extra): the tables the code knows and the skill guides' shared
 # fragments are written first (python -m tools.docs), then the site is built strictly into site/.
-docs: $(STAMP)
+docs: $(RUNTIME)
 	$(PY) -m pip install --quiet -e '.[docs]'
 	$(PY) -m tools.docs
 	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict

@@ -9,12 +9,13 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import asyncpg
+from sqlalchemy import event
 
 from app.db.database import Database
 from app.games.installed import installed
 from app.protocol import registry
 from app.protocol.errors import ApiError
-from app.services import matches
+from app.services import matches, metrics
 from app.services.afterword import Afterwords
 from app.services.group_commit import GroupCommit
 from app.services.hooked_agents import HookedAgents
@@ -33,6 +34,7 @@ from app.settings import Settings
 
 if TYPE_CHECKING:
     from app.bots.recap_voice import RecapVoice
+    from app.bots.runner import LobbyFiller
 
 log = logging.getLogger("wodi.runtime")
 
@@ -44,6 +46,7 @@ class Runtime:
         self.settings = settings
         self.clock = clock
         self.db = Database(settings.database_url, settings.db_pool_size)
+        event.listen(self.db.engine.sync_engine.pool, "checkout", lambda *_: metrics.DB_CHECKOUTS.inc())
         self.limiter = RateLimiter(settings.rate_limit_enabled)
         self.sessions = SessionSigner(settings)
         self.keys = KeyCache()
@@ -64,6 +67,7 @@ class Runtime:
         self.streams = StreamSlots(settings.streams_per_client)
         self.hooked = HookedAgents(authoritative=settings.only_writer)
         self._writers_lock: asyncpg.Connection | None = None
+        self.bots: LobbyFiller | None = None  # the official bots, when this process runs them (`/metrics`)
         self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)
         for game, brain in installed():
             registry.register(game, brain)
@@ -77,6 +81,7 @@ class Runtime:
         await self.notifier.start()
         await self.scheduler.start()
         await self.webhook_sender.start()
+        metrics.watch(self)
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "
@@ -96,6 +101,7 @@ class Runtime:
         self.afterwords.ended(match_id)
 
     async def stop(self) -> None:
+        metrics.unwatch(self)
         await self.afterwords.stop()
         await self.webhook_sender.stop()
         await self.scheduler.stop()

@@ -102,7 +102,18 @@ class Settings(BaseSettings):
     rating_repeat_window_hours: float = Field(24.0, ge=0)
     """The same owners at one competitive table are rated once per this many hours (0: every time)."""
     log_level: str = "INFO"
-    """Log level."""
+    """Log level (`DEBUG` shows the bots' polling and health checks)."""
+    log_format: Literal["text", "json"] = "text"
+    """`text`: readable lines; `json`: one JSON object a line, for log collectors."""
+    metrics_token: str = ""
+    """`/metrics` on the public port behind `Authorization: Bearer <this token>` when set."""
+    metrics_port: int | None = Field(None, ge=1, le=65535)
+    """Else `/metrics` on a port of its own (no token), bound to `metrics_host`; with neither set, `/metrics` answers
+    only on a local server."""
+    metrics_host: str = "127.0.0.1"
+    """The address `metrics_port` binds."""
+    operator_token: str = ""
+    """The operator API (`/api/operator/…`, `python -m app.admin`) answers only to this bearer token; off when empty."""
 
     @property
     def is_local(self) -> bool:

@@ -59,6 +59,25 @@ class Agent(Base):
     abandoned: Mapped[int] = mapped_column(Integer, default=0)  # matches its seat was taken over in
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Set while the operator suspends the agent or its owner: the code its key is refused with (`agent_suspended`,
+    # `owner_suspended`); the record and its reason are in `suspensions`.
+    suspended: Mapped[str | None] = mapped_column(String(32))
+
+
+class Suspension(Base):
+    """The operator suspended an agent or an owner (`subject`: "agent" | "owner"), why, and when it was lifted."""
+
+    __tablename__ = "suspensions"
+    __table_args__ = (Index("ix_suspensions_subject", "subject", "subject_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(8))
+    subject_id: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(64))  # the agent's name or the owner's username, as it was
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lift_reason: Mapped[str | None] = mapped_column(String(500))
 
 
 class AgentSideStat(Base):

@@ -47,7 +47,7 @@ async def history(session: AsyncSession, agent_id: str, game: str) -> list[Ratin
 async def ladder(session: AsyncSession, game: str, limit: int) -> list[tuple[Agent, AgentRating]]:
     """The rated agents of `game`, best conservative rating first (then oldest agent first)."""
     query = (select(Agent, AgentRating).join(AgentRating, AgentRating.agent_id == Agent.agent_id)
-             .where(AgentRating.game == game)
+             .where(AgentRating.game == game, Agent.suspended.is_(None))
              .order_by(AgentRating.conservative.desc(), Agent.created_at.asc()).limit(limit))
     return [(agent, rating) for agent, rating in (await session.execute(query)).all()]
 

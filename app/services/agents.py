@@ -19,6 +19,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import ratings as rating_service
 from app.services import tokens
+from app.services.metrics import KEY_CACHE_HIT, KEY_CACHE_MISS
 from app.services.shell import Shell
 
 HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
@@ -134,6 +135,9 @@ async def by_key(session: AsyncSession, key: str) -> Agent:
     # The lookup is by digest; compare again in constant time so timing says nothing about near-misses.
     if agent is None or not tokens.digests_match(key, agent.api_key_hash) or agent.is_human:
         raise ApiError("invalid_api_key", "unknown or rotated API key")
+    if agent.suspended is not None:
+        whose = "its owner is" if agent.suspended == "owner_suspended" else "this agent is"
+        raise ApiError(agent.suspended, f"{whose} suspended by the operator of this server", agent=agent.name)
     return agent
 
 
@@ -154,7 +158,10 @@ async def playing_agent(shell: Shell, authorization: str | None) -> Agent | None
         return None
     key_digest = tokens.digest(key)
     agent = shell.keys.get(key_digest)
-    if agent is None:
+    if agent is not None:
+        KEY_CACHE_HIT.inc()
+    else:
+        KEY_CACHE_MISS.inc()
         generation = shell.keys.generation
         async with shell.db.reader() as session:
             agent = await by_key(session, key)

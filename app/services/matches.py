@@ -25,7 +25,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import hook_events, lobby, ratings, stats, takeover, tokens
+from app.services import hook_events, lobby, metrics, ratings, stats, takeover, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, Sitter, check_can_sit, seat_of
 from app.services.shell import Shell
@@ -74,8 +74,13 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
     if was_live and match.status in TERMINAL:
         # sets `match.rated` and `match.pairing`, written by `save`
         await stats.record_end(session, match, game, state, ratings.Rules.of(shell.settings))
-        ended = match.match_id
-        event.listen(session.sync_session, "after_commit", lambda _s: shell.match_ended(ended), once=True)
+        ended, game_name, status = match.match_id, match.game, match.status
+
+        def after_end(_session: Any) -> None:
+            metrics.match_ended(game_name, status)
+            shell.match_ended(ended)
+
+        event.listen(session.sync_session, "after_commit", after_end, once=True)
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
@@ -419,6 +424,45 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
         return True
 
     return await shell.commands.alone(match_id, abort_idle)
+
+
+async def vacate(shell: Shell, match_id: str, agent_id: str) -> str | None:
+    """The operator suspended the agent sitting in this match: its seat is taken over by the rule bot where the room
+    has takeover (`config.takeover_after_timeouts`), else conceded; a waiting room is cleared as the janitor clears
+    one. Returns what was done ("taken_over", "conceded", "aborted"), or None when nothing was left to do (the
+    match ended, or the seat is out already)."""
+    now = shell.clock()
+
+    async def leave() -> str | None:
+        async with shell.db.writer() as session:
+            match, game, state = await _locked_match(session, match_id)
+            row = next((s for s in await repo.seats(session, match_id) if s.agent_id == agent_id), None)
+            if row is None or match.status in TERMINAL:
+                return None
+            how, command = _vacating(match, game, row.seat)
+            try:
+                outcome = game.apply(state, command, now=now)
+            except GameError:  # conceding a seat already out of the game: nothing to do
+                return None
+            if not outcome.events:
+                return None
+            row.taken_over = row.taken_over or how == "taken_over"
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
+                                        state)
+        await _published(shell, Applied(match, game, state, None, events))
+        return how
+
+    result: str | None = await shell.commands.alone(match_id, leave)
+    return result
+
+
+def _vacating(match: Match, game: Game, seat: int) -> tuple[str, Any]:
+    if match.status == "waiting":
+        return "aborted", game.abort("janitor_timeout")
+    command = registry.takeover_command(game, seat) if takeover.threshold(match.config) is not None else None
+    if command is not None and registry.brain(game.name) is not None:
+        return "taken_over", command
+    return "conceded", game.concede(seat)
 
 
 async def record_rewrite(shell: Shell, match_id: str, proposal: Any) -> bool:

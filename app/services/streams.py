@@ -49,6 +49,10 @@ class StreamSlots:
     def open_for(self, client: str) -> int:
         return self._open[client]
 
+    def held(self) -> int:
+        """Streams open in this process now."""
+        return sum(self._open.values())
+
 
 class Slot:
     """One held stream; `release` is idempotent (the stream's end and the response's clean-up both call it)."""
