@@ -138,6 +138,7 @@ async def test_a_live_seat_is_conceded_without_takeover_and_a_waiting_room_clear
 
 async def test_a_suspended_agent_leaves_the_boards(http: httpx.AsyncClient) -> None:
     table = Table(http, 4, compete_mode=True)
+    table.claim = True  # four owners, one agent each: a rated match needs independent seats
     await table.open()
     assert (await table.play())["status"] == "finished"
     name = table.names[0]
