@@ -46,6 +46,11 @@ class Settings(BaseSettings):
     bot_fill_after: float = Field(20.0, ge=0)
     bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them
     bot_base_url: str = ""
+    # One client's share of the bots (issue 26): the bot seats its live quick starts may hold at once (one table
+    # always fits), and when a quick table whose only person has gone ends early to free them.
+    quick_start_bots_per_client: int = Field(10, ge=1)
+    quick_start_idle_turns: int = Field(3, ge=1)
+    quick_start_away_after: float = Field(180.0, gt=0)
     llm_base_url: str = ""
     llm_api_key: str = ""
     llm_model: str = "gpt-4o-mini"

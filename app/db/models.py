@@ -99,6 +99,9 @@ class Match(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     content: Mapped[str | None] = mapped_column(String(128))  # what the deal drew (`RemembersContent`)
     fill_now: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # bots sit at once
+    # A digest of the client that opened a quick start (`app.services.clients`): its share of the bot pool.
+    quick_client: Mapped[str | None] = mapped_column(String(64), index=True)
+    seats_for: Mapped[str] = mapped_column(String(8), default="all", server_default="all")  # all | agents | people
 
 
 class Seat(Base):
@@ -121,6 +124,7 @@ class Seat(Base):
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0)
     taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    client: Mapped[str | None] = mapped_column(String(64))  # a guest seat's client digest: one guest seat per client
 
 
 class Event(Base):

@@ -29,3 +29,10 @@ async def register(client: httpx.AsyncClient, name: str, **extra: Any) -> dict[s
 
 def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
+
+
+def client_at(app: Any, ip: str) -> httpx.AsyncClient:
+    """A client of `app` calling from `ip` (a person on another device: per-client limits count it apart)."""
+    from tests.conftest import RecordingClient
+
+    return RecordingClient(transport=httpx.ASGITransport(app=app, client=(ip, 50000)), base_url="http://testserver")
