@@ -440,6 +440,26 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
     return await shell.commands.alone(match_id, abort_idle)
 
 
+async def end_away(shell: Shell, match_id: str, seen_before: datetime) -> bool:
+    """End a running quick start whose person has not been seen since `seen_before` (reason `player_left`,
+    `app.services.quick_end`); re-checked under the lock."""
+    now = shell.clock()
+
+    async def end() -> bool:
+        async with shell.db.writer() as session:
+            match, game, state = await _locked_match(session, match_id)
+            if not quick_end.away(match, await repo.seats(session, match_id), seen_before):
+                return False
+            ended, stamped = quick_end.end(game, state, "player_left", now)
+            if not stamped:
+                return False
+            ended, events = await _store(shell, session, match, game, ended, _stamped(stamped), now, state)
+        await _published(shell, Applied(match, game, ended, None, events))
+        return True
+
+    return await shell.commands.alone(match_id, end)
+
+
 async def record_rewrite(shell: Shell, match_id: str, proposal: Any) -> bool:
     """After the end: the game's checked version of `proposal` (`registry.Rewrites`), appended in the match's queue
     like any command (one writer). False when the game refuses it or there is nothing (left) to rewrite."""

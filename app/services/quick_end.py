@@ -7,6 +7,7 @@ appear only for quick starts, since only a quick start is marked `fill_now`."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 from app.db.models import Match, Seat
@@ -25,6 +26,14 @@ def idle(match: Match, seats: Sequence[Seat], turns: int) -> bool:
     """The person's run of timeouts reached `turns` (`app.services.takeover` keeps the run in a quick start)."""
     person = next((s for s in seats if s.seat == PERSON), None)
     return is_quick(match) and person is not None and person.timeouts_in_row >= turns
+
+
+def away(match: Match, seats: Sequence[Seat], seen_before: datetime) -> bool:
+    """A running quick start whose person was last seen (or sat down) before `seen_before`."""
+    person = next((s for s in seats if s.seat == PERSON), None)
+    if not is_quick(match) or match.status != "in_progress" or person is None:
+        return False
+    return (person.last_seen_at or person.joined_at) < seen_before
 
 
 def end(game: Game, state: Any, reason: AbortReason, now: float) -> tuple[Any, list[dict[str, Any]]]:

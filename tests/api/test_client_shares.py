@@ -59,10 +59,12 @@ async def test_a_burst_from_one_client_is_counted_one_by_one(app: FastAPI) -> No
 @pytest.fixture
 async def skewed(database_url: str) -> AsyncIterator[tuple[FastAPI, list[float]]]:
     """An app whose clock the test moves forward (`skew[0]` seconds ahead), so a deadline can pass at once."""
-    application = create_app(make_settings(database_url, quick_start_idle_turns=2))
+    # The janitor's own sweeps run once at start-up only: the test sweeps when it means to.
+    application = create_app(make_settings(database_url, quick_start_idle_turns=2, janitor_interval=3600))
     skew = [0.0]
     async with application.router.lifespan_context(application):
-        application.state.runtime.clock = lambda: time.time() + skew[0]
+        runtime = application.state.runtime
+        runtime.clock = runtime.scheduler.clock = lambda: time.time() + skew[0]
         yield application, skew
     await _wipe(database_url)
 
@@ -141,6 +143,27 @@ async def test_a_quick_table_whose_person_keeps_timing_out_ends_early(
         assert snap["status"] == "aborted" and snap["result"]["reason"] == "player_idle", snap["result"]
         skipped = [e for e in snap["public_log"] if e.get("seat") == 0 and e["type"] == "speech_skipped"]
         assert skipped, "the person's turns timed out"
+
+
+async def test_a_quick_table_whose_person_closed_the_page_ends_early(skewed: tuple[FastAPI, list[float]]) -> None:
+    app, skew = skewed
+    scheduler, away = app.state.runtime.scheduler, app.state.runtime.settings.quick_start_away_after
+    async with client_at(app, "10.1.0.6") as client:
+        match_id, token, keys = await _seated_quick_table(client, {"virtual_players": 3})
+        person = {"X-Play-Token": token}
+        assert (await _snap(client, match_id, person))["status"] == "in_progress"  # the page reads: seen
+        assert await scheduler.sweep_quick_tables() == 0
+        skew[0] += away * 0.6
+        await client.get(f"/api/matches/{match_id}/events", headers=person)  # still reading: seen again
+        skew[0] += away * 0.6  # longer than `away` since the table started, not since the last read
+        assert await scheduler.sweep_quick_tables() == 0
+        for key in keys:  # the bots' reads are not the person's
+            assert (await _snap(client, match_id, bearer(key)))["status"] == "in_progress"
+        skew[0] += away + 1  # the page is closed
+        assert await scheduler.sweep_quick_tables() == 1
+        snap = await _snap(client, match_id, person)
+        assert snap["status"] == "aborted" and snap["result"]["reason"] == "player_left", snap["result"]
+        assert await scheduler.sweep_quick_tables() == 0
 
 
 SMALL = {"n_players": 4, "n_undercover": 1}
