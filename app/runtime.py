@@ -23,6 +23,7 @@ from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
 from app.services.pg_notifier import PostgresNotifier
+from app.services.presence import Presence
 from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
 from app.services.sessions import SessionSigner
@@ -53,7 +54,7 @@ class Runtime:
         self.commands = GroupCommit(batch_errors=(ApiError,))
         # With other writers a timer may be armed elsewhere: re-read the earliest deadline every second as well.
         self.scheduler = Scheduler(settings, self.db, clock, partial(matches.fire_timer, self),
-                                   partial(matches.janitor_abort, self),
+                                   partial(matches.janitor_abort, self), partial(matches.end_away, self),
                                    max_sleep=30.0 if settings.only_writer else 1.0)
         self.notifier: Notifier = (
             MemoryNotifier(on_commit=self.scheduler.poke) if settings.only_writer
@@ -66,6 +67,7 @@ class Runtime:
                                             max_sleep=30.0 if settings.only_writer else 1.0)
         self.streams = StreamSlots(settings.streams_per_client)
         self.hooked = HookedAgents(authoritative=settings.only_writer)
+        self.presence = Presence()
         self._writers_lock: asyncpg.Connection | None = None
         self.bots: LobbyFiller | None = None  # the official bots, when this process runs them (`/metrics`)
         self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)

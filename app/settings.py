@@ -80,6 +80,14 @@ class Settings(BaseSettings):
     """Official bot agents per persona at most; the pool grows to it as tables need bots."""
     bot_base_url: str = ""
     """Where the in-process bots reach the API; empty: `http://127.0.0.1:$WODI_PORT`."""
+    quick_start_bots_per_client: int = Field(10, ge=1)
+    """One client's share of the bots: the bot seats its live quick starts may hold at once (one table always fits);
+    over it `POST /api/play` answers 429 `quick_start_limit`."""
+    quick_start_idle_turns: int = Field(3, ge=1)
+    """A quick table whose only person timed out this many turns in a row ends early (`player_idle`), freeing its
+    bots."""
+    quick_start_away_after: float = Field(180.0, gt=0)
+    """Seconds a quick table's person may read nothing before the table ends early (`player_left`)."""
     llm_base_url: str = ""
     """Optional LLM brain and recap voice: an OpenAI-compatible chat-completions base URL; empty: the rule brain
     only."""

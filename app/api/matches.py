@@ -34,7 +34,7 @@ router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses(
                    dependencies=[Depends(playing_agent)])
 
 SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
-               "same_owner_already_in_match", "provider_not_allowed")
+               "same_owner_already_in_match", "provider_not_allowed", "room_agents_only", "room_people_only")
 ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
               "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
 JSON = "application/json"
@@ -82,7 +82,7 @@ def _seat_meta(player: Any, provider: Any) -> dict[str, Any]:
 
 @router.post("/{match_id}/join", response_model=MatchJoined, summary="Join a waiting match",
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
-                                 "identity_required", "cross_origin", *SEAT_ERRORS))
+                                 "guest_already_seated", "identity_required", "cross_origin", *SEAT_ERRORS))
 async def join_match(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
                      owner_id: OwnerIdDep, body: JoinMatch | None = None,
                      agent: PlayingAgentDep = None) -> dict[str, Any]:

@@ -267,7 +267,8 @@ class LobbyFiller:
                 break  # oldest first: every later room is younger still
             open_seats = int(room.get("seats_open", 0))
             game = room.get("game")
-            if 0 < open_seats <= BOT_SEATS.get(str(game), open_seats) and game in playable:
+            takes_agents = room.get("seats_for", "all") != "people"  # a people-only room is not the bots' to fill
+            if 0 < open_seats <= BOT_SEATS.get(str(game), open_seats) and game in playable and takes_agents:
                 taken += await self._fill_room(room, grow=True)
         return taken
 

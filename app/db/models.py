@@ -121,6 +121,9 @@ class Match(Base):
     # A digest of the owner identities at a competitive table (`app.ratings.eligibility.pairing`): the same pairing
     # rated again within the window is not rated (issue 26).
     pairing: Mapped[str | None] = mapped_column(String(64), index=True)
+    # A digest of the client that opened a quick start (`app.services.clients`): its share of the bot pool.
+    quick_client: Mapped[str | None] = mapped_column(String(64), index=True)
+    seats_for: Mapped[str] = mapped_column(String(8), default="all", server_default="all")  # all | agents | people
 
 
 class Seat(Base):
@@ -147,6 +150,7 @@ class Seat(Base):
     # conceded.
     acted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    client: Mapped[str | None] = mapped_column(String(64))  # a guest seat's client digest: one guest seat per client
 
 
 class Event(Base):

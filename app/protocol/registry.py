@@ -118,7 +118,9 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
         ...
 
     def abort(self, reason: AbortReason) -> CommandT:
-        """The command that cancels the match: the host's (`host_cancelled`) or the janitor's."""
+        """The command that cancels the match: the host's (`host_cancelled`, a waiting room only), the janitor's, or
+        the services' early end of a quick start whose person has gone (`player_idle`, `player_conceded`,
+        `player_left`); the result carries the reason and a summary."""
         ...
 
     def timeout(self, token: int) -> CommandT:

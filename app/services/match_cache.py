@@ -64,7 +64,7 @@ def _row(match: Match) -> dict[str, Any]:
     return {
         "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
         "config": match.config, "created_at": match.created_at, "n_players": match.n_players,
-        "seats_taken": match.seats_taken, "events_total": match.events_total,
+        "seats_taken": match.seats_taken, "events_total": match.events_total, "fill_now": bool(match.fill_now),
     }
 
 

@@ -24,6 +24,7 @@ class Sitter:
 
     agent_id: str | None = None
     guest_name: str | None = None
+    client: str = ""  # who sent the request (`app.services.clients.key_of`): one client's share of bots and seats
 
     @property
     def is_guest(self) -> bool:
@@ -84,6 +85,17 @@ def owner_keys(agent: Agent | None, provider_meta: dict[str, Any], trusted: froz
     if provider in trusted and proxy_owner not in (None, ""):
         keys.add(f"proxy:{provider}:{proxy_owner}")
     return keys
+
+
+def check_room_takes(seats_for: str, *, person: bool, match_id: str | None) -> None:
+    """The room option of who may sit (`matches.seats_for`): `agents` refuses people (guests and owners playing as
+    themselves) with 403 `room_agents_only`, `people` refuses agents with 403 `room_people_only`."""
+    if seats_for == "agents" and person:
+        raise ApiError("room_agents_only", "this room seats agents only: people may watch it, not sit down",
+                       match_id=match_id, seats_for=seats_for)
+    if seats_for == "people" and not person:
+        raise ApiError("room_people_only", "this room seats people only (guests and logged-in owners), not agents",
+                       match_id=match_id, seats_for=seats_for)
 
 
 async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequence[Seat], agent: Agent,

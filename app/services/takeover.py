@@ -33,6 +33,12 @@ PERSONA = "yingyan"  # the data-driven persona of app.bots: the steadiest stand-
 MAX_BOT_MOVES = 64  # per command: more means a bot that keeps answering without moving the match on
 
 
+def counts_runs(match: Match) -> bool:
+    """Whether a seat's run of timeouts is kept: for takeover, and in a quick start (whose person's run ends it
+    early: `app.services.quick_end`)."""
+    return threshold(match.config) is not None or bool(match.fill_now)
+
+
 def threshold(config: Mapping[str, Any]) -> int | None:
     """`config.takeover_after_timeouts` (None: takeover off, the protocol's flow unchanged)."""
     value = config.get("takeover_after_timeouts")
@@ -78,7 +84,7 @@ async def acted(session: AsyncSession, match: Match, seat_agents: Mapping[int, s
             refusals[agent_id] = refusals.get(agent_id, 0) + 1
     for agent_id, count in sorted(refusals.items()):
         await agents_repo.add_stats(session, agent_id, refusals=count)
-    if threshold(match.config) is not None and turns:
+    if counts_runs(match) and turns:
         ended = [s for s in applied if due_before.get(s)]
         await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(ended),
                                                  Seat.timeouts_in_row > 0).values(timeouts_in_row=0))
@@ -95,7 +101,7 @@ async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Seq
         row = rows.get(seat)
         if row is None:
             continue
-        if limit is not None:  # the run only matters (and is only reset) when takeover is on
+        if counts_runs(match):  # the run only matters (and is only reset) for takeover and quick starts
             row.timeouts_in_row += 1
         if row.agent_id:
             await agents_repo.add_stats(session, row.agent_id, turns=1, timeouts=1)

@@ -58,3 +58,8 @@ async def claim_each(client: httpx.AsyncClient, keys: list[str]) -> list[str]:
         client.cookies.clear()
         client.cookies.update(saved)
     return sessions
+def client_at(app: Any, ip: str) -> httpx.AsyncClient:
+    """A client of `app` calling from `ip` (a person on another device: per-client limits count it apart)."""
+    from tests.conftest import RecordingClient
+
+    return RecordingClient(transport=httpx.ASGITransport(app=app, client=(ip, 50000)), base_url="http://testserver")

@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from app.games.base import AbortReason
+
 
 class GameCommand(BaseModel):
     """A command the rules accept: frozen, strict, no unknown fields."""
@@ -31,10 +33,11 @@ class Concede(GameCommand):
 
 
 class Abort(GameCommand):
-    """The host cancels a waiting room, or the janitor clears a stale one."""
+    """The host cancels a waiting room, the janitor clears a stale one, or a quick start whose person has gone
+    ends early (`AbortReason`)."""
 
     type: Literal["abort"] = "abort"
-    reason: Literal["host_cancelled", "janitor_timeout"]
+    reason: AbortReason
 
 
 class Timeout(GameCommand):

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any
 
-from app.games.base import GameError
+from app.games.base import ABORT_SUMMARIES, AbortReason, GameError
 from app.games.common.table import Table, TableStep
-
-AbortReason = Literal["host_cancelled", "janitor_timeout"]
 
 
 def announce(step: TableStep, config: dict[str, Any], host_name: str, host_display_name: str) -> None:
@@ -31,16 +29,15 @@ def check_join(state: Table, name: str, display_name: str) -> int:
 
 
 def abort(step: TableStep, reason: AbortReason) -> None:
-    """Cancel a waiting room (the janitor may also clear a running one)."""
+    """Cancel a waiting room (the janitor, or a quick start's early end, may also clear a running one)."""
     state = step.state
     if state.status == "finished":
         raise GameError("match_finished", "the match is over")
-    if state.status != "waiting" and reason != "janitor_timeout":
+    if state.status != "waiting" and reason == "host_cancelled":
         raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
     state.status = state.phase = "aborted"
     state.current_speaker_seat = None
     state.pending = []
     step.stop_clock()
-    summary = "房主取消了对局" if reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
-    state.result = {"winner_camp": None, "reason": reason, "summary": summary}
+    state.result = {"winner_camp": None, "reason": reason, "summary": ABORT_SUMMARIES[reason]}
     step.emit("match_aborted", "public", reason=reason)

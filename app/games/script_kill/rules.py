@@ -7,7 +7,7 @@ is passed in), every random draw from `Random(f"{seed}:{seq}:<purpose>")`; `appl
 
 from __future__ import annotations
 
-from app.games.base import GameError
+from app.games.base import ABORT_SUMMARIES, GameError
 from app.games.common.commands import Abort, Concede, TakeOver, Timeout
 from app.games.common.dispatch import is_noop
 from app.games.script_kill import actions, discovery, voting
@@ -178,13 +178,12 @@ def _abort(step: Step, cmd: Abort) -> None:
     state = step.state
     if state.status == "finished":
         raise GameError("match_finished", "the match is over")
-    if state.status != "waiting" and cmd.reason != "janitor_timeout":
+    if state.status != "waiting" and cmd.reason == "host_cancelled":
         raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
     state.status = "aborted"
     state.phase = "aborted"
     step.stop_clock()
-    summary = "房主取消了对局" if cmd.reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
-    state.result = {"winner_camp": None, "reason": cmd.reason, "summary": summary}
+    state.result = {"winner_camp": None, "reason": cmd.reason, "summary": ABORT_SUMMARIES[cmd.reason]}
     step.emit("match_aborted", "public", reason=cmd.reason)
 
 
