@@ -198,8 +198,12 @@ def _needle(word: str, gloss: str) -> _Needle:
 
 
 def _cjk_filler_pattern(norm: str) -> re.Pattern[str]:
-    gaps = [f"(?:[{FILLER_HAN}]{{1,{CJK_FILLER}}}|(?P<g{i}>[{_CJK}])(?P=g{i}){{1,{CJK_FILLER}}})"
-            for i in range(len(norm) - 1)]
+    """Each gap is possessive and its filler never holds the character that follows it, so a hostile text cannot
+    make the match backtrack through every way of cutting it."""
+    gaps = []
+    for i, after in enumerate(norm[1:]):
+        filler = re.escape("".join(ch for ch in FILLER_HAN if ch != after))
+        gaps.append(f"(?:[{filler}]{{1,{CJK_FILLER}}}+|(?P<g{i}>[{_CJK}])(?P=g{i}){{1,{CJK_FILLER}}}+)")
     parts = [re.escape(norm[0])]
     for gap, ch in zip(gaps, norm[1:], strict=True):
         parts += [gap, re.escape(ch)]
