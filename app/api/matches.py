@@ -101,6 +101,7 @@ async def join_match(match_id: str, request: Request, runtime: RuntimeDep, provi
 @router.post("/{match_id}/action", response_model=ActionAccepted, summary="Act: speak, vote, skip, whisper, …",
              responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
+                                 "speech_looks_like_instruction",
                                  "stale_state"))
 async def act(match_id: str, body: Annotated[dict[str, Any], Body(description=ACTION_BODY)], request: Request,
               runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep, agent: PlayingAgentDep = None,

@@ -62,6 +62,7 @@ STATUS: dict[str, int] = {
     "payload_too_large": 413,
     "invalid_config": 422,
     "text_too_long": 422,
+    "speech_looks_like_instruction": 422,
     "idempotency_key_reused": 422,
     "invalid_webhook_url": 422,
     "rate_limited": 429,

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,7 +21,7 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
 from app.games.base import GameError
-from app.protocol import registry
+from app.protocol import registry, screening
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
@@ -304,12 +304,14 @@ class _Command:
     now: float
     expected_seq: int | None = None
     concedes: bool = False
+    screen: screening.Screen = field(default_factory=screening.Screen)
 
 
 async def _seated_command(shell: Shell, match_id: str, caller: Caller, build: Callable[[Game, int], Any],
-                          expected_seq: int | None = None, *, concedes: bool = False) -> Applied:
+                          expected_seq: int | None = None, screen: screening.Screen | None = None, *,
+                          concedes: bool = False) -> Applied:
     """A seated player's command, applied with whatever else arrived for this match meanwhile (group commit)."""
-    command = _Command(shell, caller, build, shell.clock(), expected_seq, concedes)
+    command = _Command(shell, caller, build, shell.clock(), expected_seq, concedes, screen or screening.Screen())
     result: Applied = await shell.commands.submit(match_id, command, _run_batch)
     return result
 
@@ -346,6 +348,8 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 # Per command: an earlier command of this batch may have moved the match on.
                 _check_fresh(command, events[-1]["seq"] if events else match.events_total)
                 outcome = game.apply(state, built, now=command.now)
+                # The seam's text screen (app.protocol.screening): refuse in compete_mode, else flag the events.
+                command.screen.settle(outcome.events, seat, compete_mode=screening.compete_mode(match.config))
             except (ApiError, GameError) as refused:  # refused alone: the rules left the state as it was
                 if seat is not None:
                     refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
@@ -387,7 +391,7 @@ async def act(shell: Shell, match_id: str, caller: Caller, body: Mapping[str, An
     if expected is not None and (type(expected) is not int or expected < 0):
         raise ApiError("bad_request", "expected_seq must be a non-negative integer", field="expected_seq")
     return await _seated_command(shell, match_id, caller, lambda game, seat: game.parse_action(action, seat),
-                                 expected)
+                                 expected, screening.screen_action(action))
 
 
 async def concede(shell: Shell, match_id: str, caller: Caller) -> Applied:
