@@ -108,12 +108,14 @@ class View:
     def plain_action(self, rng: random.Random | None = None) -> dict[str, Any] | None:
         """The safest legal action: one that needs no text and no choice (pass, skip, ready …) if there is one,
         else a random legal one with a short neutral text — what the kit falls back to."""
-        plain = [a for a in self.legal if a.type != "concede" and not a.free and not a.required]
-        plain += [a for a in self.legal if a.type != "concede" and not a.free and a not in plain]
-        for action in plain:
-            body = action.random_body(rng or random.Random())
-            if body is not None:
-                return body
+        rng = rng or random.Random()
+        bare = [a for a in self.legal if a.type != "concede" and not a.free and not a.required]
+        chosen = [a for a in self.legal if a.type != "concede" and not a.free and a not in bare]
+        for group in (bare, chosen):
+            for action in rng.sample(group, len(group)):  # at random: one of them may only read (list_…)
+                body = action.random_body(rng)
+                if body is not None:
+                    return body
         return self.random_action(rng)
 
 
