@@ -1,7 +1,8 @@
 """One bot agent's play loop for one match, over the public HTTP API only.
 
 Long-poll the seat's snapshot (`wait_for=your_turn`), decide with the rule brain (optionally voiced by the
-LLM brain: undercover's own prompts in `app.bots.llm`, every other game through `app.bots.phrasing`), act, and stop when the match is finished or aborted. Once eliminated it only waits for the end.
+LLM brain: undercover's own prompts in `app.bots.llm`, every other game through `app.bots.phrasing`), act,
+and stop when the match is finished or aborted. Once eliminated it only waits for the end.
 Server errors and dropped connections are retried with back-off; every refused action is counted by error
 code in `BotStats`, and the turn is retried with a plain action (skip / ready / "……") so a game never stalls on a bot.
 """
@@ -19,8 +20,8 @@ from typing import Any
 import httpx
 
 from app.bots.llm import LLMBrain
-from app.bots.phrasing import Phraser
 from app.bots.personas import Persona
+from app.bots.phrasing import Phraser
 from app.games.installed import brains
 from app.protocol.viewer import TERMINAL
 

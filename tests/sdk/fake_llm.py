@@ -27,6 +27,7 @@ class FakeLLM:
     def __init__(self, slow: float = 1.0, seed: int = 0) -> None:
         self.slow = slow
         self.bait: list[str] = []
+        self.bait_by_seat: dict[int, list[str]] = {}  # when set: the asking seat's own secrets ("你是N号")
         self.requests: list[tuple[str, list[dict[str, str]]]] = []
         self.rng = random.Random(seed)
         self.lock = threading.Lock()
@@ -36,7 +37,7 @@ class FakeLLM:
             def log_message(self, *args: Any) -> None:
                 pass
 
-            def do_POST(self) -> None:  # noqa: N802 - the http.server API
+            def do_POST(self) -> None:
                 body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
                 mode = self.path.strip("/").split("/")[0]
                 status, answer = fake.answer(mode, body.get("messages") or [])
@@ -77,8 +78,10 @@ class FakeLLM:
             content = json.dumps(pick(prompt, rng), ensure_ascii=False)
         else:
             line = rng.choice(LINES)
-            if mode == "leaky" and self.bait:
-                line += "，其实" + rng.choice(self.bait)
+            seat = re.search(r"你是(\d+)号", prompt)
+            bait = self.bait_by_seat.get(int(seat.group(1)), []) if seat and self.bait_by_seat else self.bait
+            if mode == "leaky" and bait and rng.random() < 0.5:
+                line += "，其实" + rng.choice(bait)
             content = json.dumps({"text": line}, ensure_ascii=False)
         usage = {"prompt_tokens": len(prompt) // 3, "completion_tokens": len(content) // 3}
         usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]

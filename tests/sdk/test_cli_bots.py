@@ -35,7 +35,8 @@ async def wiped(database_url: str) -> AsyncIterator[None]:
     await _wipe(database_url)
 
 
-def wodi_agent(server: Server, *args: str, key: str | None = None, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+def wodi_agent(server: Server, *args: str, key: str | None = None,
+               cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
     """`wodi-agent …` as a user runs it (the kit on the path, as `pip install ./sdk/python` puts it)."""
     env = {**os.environ, "PYTHONPATH": str(SDK), "WODI_BASE_URL": server.base_url}
     if key:

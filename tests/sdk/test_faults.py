@@ -110,8 +110,10 @@ async def test_the_runner_survives_a_server_restart_mid_match(server: Server, da
     match_id, clients = await seat_table(server.base_url, [None] * 4, "restart")
     playing = asyncio.ensure_future(play(match_id, clients))
     async with httpx.AsyncClient(base_url=server.base_url) as watcher:
-        while (await watcher.get(f"/api/matches/{match_id}")).json()["events_total"] < 16:
-            await asyncio.sleep(0.05)
+        seen = 0
+        while seen < 16:  # a long-poll per change, until the match is a few moves in
+            seen = (await watcher.get(f"/api/matches/{match_id}", params={"wait": 5, "wait_for": "any_change"})
+                    ).json()["events_total"]
     server.kill()
     await asyncio.sleep(1.0)
     restarted = Server(database_url, port=server.port).start()
