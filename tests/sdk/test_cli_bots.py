@@ -4,6 +4,7 @@ a complete werewolf match, printing a progress line and the outcome."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import subprocess
 import sys
@@ -12,6 +13,8 @@ from pathlib import Path
 
 import httpx
 import pytest
+from wodi_client import Wodi, play
+from wodi_client.examples.undercover_rules import UndercoverRules
 
 from tests.conftest import _wipe
 from tests.e2e.server import ROOT, Server
@@ -67,6 +70,16 @@ async def test_the_random_agent_plays_a_match_against_the_bots(server: Server, w
         assert f"cli-{game}" in names and sum(n.startswith("bot_") for n in names) == len(names) - 1
         me = (await client.get("/api/agents/me", headers={"Authorization": f"Bearer {key}"})).json()
         assert me["total_matches"] == 1
+
+
+def test_the_sync_face_plays_a_match(server: Server, database_url: str) -> None:
+    with Wodi(server.base_url) as client:
+        client.register("sync-face")
+        key = client.api_key
+        assert key and client.me().name == "sync-face"
+    records = play(server.base_url, key, UndercoverRules(), "undercover", config={"n_players": 4, "n_undercover": 1})
+    assert len(records) == 1 and records[0].status == "finished" and records[0].won is not None
+    asyncio.run(_wipe(database_url))
 
 
 async def test_play_refuses_a_game_the_server_does_not_play(server: Server, wiped: None) -> None:

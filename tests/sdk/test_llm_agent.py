@@ -48,8 +48,6 @@ class Recorder(httpx.AsyncBaseTransport):
 @pytest.mark.parametrize("mode", ["good", "garbage", "slow", "error"])
 async def test_the_llm_agent_plays_every_game_to_the_end(app: FastAPI, fake: FakeLLM, game: str, mode: str,
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
-    if game == "script_kill" and mode in ("slow", "garbage"):
-        pytest.skip("script_kill's compressed clocks make a match ~1 min; its fallback path is the 500 case")
     assert registry.get(game) is not None
     monkeypatch.setenv("OPENAI_BASE_URL", fake.url(mode))
     monkeypatch.setenv("WODI_AGENT_LLM_TIMEOUT", "0.4")
@@ -71,8 +69,8 @@ async def test_the_llm_agent_plays_every_game_to_the_end(app: FastAPI, fake: Fak
     assert all(count <= 2 for count in mine.refusals_per_turn.values())
     if mode == "good":
         assert mine.usage.input_tokens > 0 and mine.usage.output_tokens > 0 and agent.fallbacks < mine.decisions
-    else:
-        assert agent.fallbacks == mine.decisions - sum(mine.refused.values()) or agent.fallbacks > 0
+    else:  # never a usable answer: every decision the agent made is its fallback
+        assert agent.fallbacks + mine.fallbacks == mine.decisions and agent.fallbacks > 0
     takes_usage = any("usage" in (schema.get("properties") or {}) for schema in
                       (await _actions(app, game)).values())
     assert mine.usage_sent == (takes_usage and mine.usage.input_tokens > 0)
