@@ -71,8 +71,10 @@ async def test_the_llm_agent_plays_every_game_to_the_end(app: FastAPI, fake: Fak
         assert mine.usage.input_tokens > 0 and mine.usage.output_tokens > 0 and agent.fallbacks < mine.decisions
     else:  # never a usable answer: every decision the agent made is its fallback
         assert agent.fallbacks + mine.fallbacks == mine.decisions and agent.fallbacks > 0
-    takes_usage = any("usage" in (schema.get("properties") or {}) for schema in
-                      (await _actions(app, game)).values())
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as client:
+        action_doc = json.dumps((await client.get("/openapi.json")).json()["paths"]["/api/matches/{match_id}/action"])
+    takes_usage = '"usage"' in action_doc or "`usage`" in action_doc or any(
+        "usage" in (schema.get("properties") or {}) for schema in (await _actions(app, game)).values())
     assert mine.usage_sent == (takes_usage and mine.usage.input_tokens > 0)
     sent_usage = [body for body, _, _ in recorder.actions if "usage" in body]
     assert bool(sent_usage) == mine.usage_sent

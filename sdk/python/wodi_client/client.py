@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import asyncio
+import json as _json
 import random
 import threading
 import uuid
@@ -90,6 +91,7 @@ class AsyncWodi:
         self.rng = rng or random.Random()
         self._http = httpx.AsyncClient(base_url=self.base_url, transport=transport, timeout=timeout)
         self._games: dict[str, GameInfo] | None = None
+        self._action_doc: str | None = None
 
     async def __aenter__(self) -> AsyncWodi:
         return self
@@ -186,6 +188,21 @@ class AsyncWodi:
         if name not in games:
             raise WodiError(404, "unknown_game", f"this server does not play {name!r} (it plays {sorted(games)})")
         return games[name]
+
+    async def accepts_usage(self, game: str, action: str) -> bool:
+        """Whether this server takes an action's optional `usage` (issue 30): the action's schema in `GET /api/games`
+        lists it, or the server's OpenAPI document names it for `POST /api/matches/{id}/action`."""
+        schema = (await self.game(game)).actions.get(action) or {}
+        if "usage" in (schema.get("properties") or {}):
+            return True
+        if self._action_doc is None:
+            try:
+                spec = await self.request("GET", "/openapi.json")
+                operation = spec["paths"]["/api/matches/{match_id}/action"]["post"]
+                self._action_doc = _json.dumps(operation)
+            except (WodiError, KeyError, TypeError):
+                self._action_doc = ""
+        return '"usage"' in self._action_doc or "`usage`" in self._action_doc
 
     async def matches(self, **filters: Any) -> MatchList:
         params = {k: v for k, v in filters.items() if v is not None}

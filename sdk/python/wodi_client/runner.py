@@ -128,7 +128,7 @@ class Runner:
                 record.local_refusals += 1
                 refusal = Refusal("not_allowed", problem, body, local=True)
                 continue
-            result = await self._send(match_id, body, usage, snap, rules.actions, record)
+            result = await self._send(match_id, body, usage, snap, record)
             if isinstance(result, WodiError):
                 if result.code == "stale_state" or result.code in GONE or result.status == 401:
                     continue
@@ -158,10 +158,9 @@ class Runner:
         return answer, None
 
     async def _send(self, match_id: str, body: dict[str, Any], usage: Usage | None, snap: Snapshot,
-                    schemas: dict[str, dict[str, Any]], record: MatchRecord) -> dict[str, Any] | WodiError:
+                    record: MatchRecord) -> dict[str, Any] | WodiError:
         sent = {**body, "expected_seq": snap.events_total}
-        props = (schemas.get(str(body["type"])) or {}).get("properties") or {}
-        if usage is not None and "usage" in props:  # only a server whose action schema takes `usage` gets it
+        if usage is not None and await self.client.accepts_usage(str(snap.game), str(body["type"])):
             sent["usage"] = usage.as_json()
             record.usage_sent = True
         record.sent += 1
