@@ -32,9 +32,9 @@ class Server:
                     "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> Server:
+    def start(self, timeout: float = 30) -> Server:
         self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env)
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:

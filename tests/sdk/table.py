@@ -15,6 +15,7 @@ CONFIGS: dict[str, dict[str, Any]] = {  # small rooms, short clocks
     "werewolf": {"n_players": 6, "night_timeout": 20, "speak_timeout": 20, "vote_timeout": 20},
     "script_kill": {"timing": "compressed", "script": "tiny"},
 }
+START = 120.0  # seconds a server subprocess may take to start on a loaded machine
 SEATS = {"undercover": 4, "werewolf": 6, "script_kill": 6}
 _names = itertools.count()
 

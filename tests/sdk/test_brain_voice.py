@@ -19,6 +19,7 @@ from app.bots.phrasing import leaks, secrets_of, usable
 from tests.conftest import _wipe
 from tests.e2e.server import ROOT, Server
 from tests.sdk.fake_llm import LINES, FakeLLM
+from tests.sdk.table import START
 
 SCRIPT = json.loads((ROOT / "app/games/script_kill/scripts/tiny.json").read_text(encoding="utf-8"))
 SECRETS = [phrase for c in SCRIPT["characters"] for phrase in [c["secret"], *c["secret_phrases"]]]
@@ -35,7 +36,7 @@ def fake() -> Iterator[FakeLLM]:
 async def server(database_url: str, fake: FakeLLM) -> AsyncIterator[Server]:
     running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="0.5",
                      WODI_OFFICIAL_BOT_KEY="test-voice-official-key", WODI_LLM_BASE_URL=fake.url("leaky"),
-                     WODI_LLM_TIMEOUT="3").start()
+                     WODI_LLM_TIMEOUT="3").start(timeout=START)
     try:
         yield running
     finally:

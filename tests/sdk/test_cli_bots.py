@@ -18,6 +18,7 @@ from wodi_client.examples.undercover_rules import UndercoverRules
 
 from tests.conftest import _wipe
 from tests.e2e.server import ROOT, Server
+from tests.sdk.table import START
 
 SDK = ROOT / "sdk" / "python"
 
@@ -25,7 +26,7 @@ SDK = ROOT / "sdk" / "python"
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
     running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="0.5",
-                     WODI_OFFICIAL_BOT_KEY="test-kit-official-key").start()
+                     WODI_OFFICIAL_BOT_KEY="test-kit-official-key").start(timeout=START)
     try:
         yield running
     finally:

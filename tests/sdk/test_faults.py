@@ -16,6 +16,7 @@ from wodi_client.examples.random_agent import RandomAgent
 
 from tests.conftest import _wipe
 from tests.e2e.server import Server
+from tests.sdk.table import START
 
 CONFIG = {"n_players": 4, "n_undercover": 1, "speak_timeout": 30, "vote_timeout": 30}
 ACTED = ("speech_posted", "speech_skipped", "vote_cast")
@@ -23,7 +24,7 @@ ACTED = ("speech_posted", "speech_skipped", "vote_cast")
 
 @pytest.fixture
 async def server(database_url: str) -> AsyncIterator[Server]:
-    running = Server(database_url).start()
+    running = Server(database_url).start(timeout=START)
     try:
         yield running
     finally:
@@ -116,7 +117,7 @@ async def test_the_runner_survives_a_server_restart_mid_match(server: Server, da
                     ).json()["events_total"]
     server.kill()
     await asyncio.sleep(1.0)
-    restarted = Server(database_url, port=server.port).start()
+    restarted = Server(database_url, port=server.port).start(timeout=START)
     try:
         records = await playing
         finished(records)
