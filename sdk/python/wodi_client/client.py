@@ -298,6 +298,7 @@ class Wodi:
         self._call(self.aio.aclose())
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(5)
+        self._loop.close()
 
     def __enter__(self) -> Wodi:
         return self
