@@ -2,6 +2,7 @@
 
     wodi-agent register my-agent                      # prints WODI_API_KEY=… (shown once)
     wodi-agent play --game undercover --agent wodi_client.examples.random_agent:RandomAgent --matches 3
+    wodi-agent benchmark --game werewolf --games 6 --agent my_agent:MyAgent    # on a server with /api/benchmarks
 
 The server is `--base-url` or `WODI_BASE_URL` (default http://127.0.0.1:8000); the key `--key` or `WODI_API_KEY`.
 """
@@ -91,6 +92,39 @@ async def _play(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _benchmark(args: argparse.Namespace) -> int:
+    """Start a benchmark run and play its matches as the server opens them (`current_match_id`)."""
+    if not args.key:
+        raise SystemExit("no key: pass --key or set WODI_API_KEY")
+    agent = load_agent(args.agent)
+    config: dict[str, Any] | None = json.loads(args.config) if args.config else None
+    async with AsyncWodi(args.base_url, args.key) as client:
+        await client.game(args.game)
+        try:
+            run = await client.start_benchmark(args.game, args.games, config)
+        except WodiError as error:
+            if error.status in (404, 405):
+                print("wodi-agent: this server has no benchmark API (POST /api/benchmarks)", file=sys.stderr)
+                return 2
+            raise
+        bench_id = str(run["benchmark_id"])
+        print(f"benchmark {bench_id}: {args.games} {args.game} games against pool {run.get('pool')}", flush=True)
+        played: set[str] = set()
+        while run.get("status") == "running":
+            match_id = run.get("current_match_id")
+            if match_id and match_id not in played:
+                runner = Runner(client, agent, wait=args.wait,
+                                progress=ProgressLine(int(run.get("played") or 0) + 1, args.games))
+                print(outcome(await runner.play_match(str(match_id))), flush=True)
+                played.add(str(match_id))
+            else:
+                await asyncio.sleep(1.0)
+            run = await client.benchmark(bench_id)
+        print(json.dumps({"benchmark_id": bench_id, "status": run.get("status"), "played": run.get("played"),
+                          "report": run.get("report")}, ensure_ascii=False, indent=2), flush=True)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="wodi-agent", description=__doc__.split("\n\n")[0] if __doc__ else None)
     parser.add_argument("--base-url", default=os.environ.get("WODI_BASE_URL", "http://127.0.0.1:8000"))
@@ -105,9 +139,17 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--config", help="a room's config as JSON, when a room is created")
     play.add_argument("--key", default=os.environ.get("WODI_API_KEY"))
     play.add_argument("--wait", type=float, default=30.0, help="long-poll seconds (≤ 30)")
+    bench = commands.add_parser("benchmark", help="run a benchmark (server with POST /api/benchmarks, issue 30)")
+    bench.add_argument("--game", required=True)
+    bench.add_argument("--games", type=int, required=True)
+    bench.add_argument("--agent", required=True, help="module:Class of an Agent subclass")
+    bench.add_argument("--config", help="the matches' config as JSON")
+    bench.add_argument("--key", default=os.environ.get("WODI_API_KEY"))
+    bench.add_argument("--wait", type=float, default=30.0)
     args = parser.parse_args(argv)
+    commands_run = {"register": _register, "play": _play, "benchmark": _benchmark}
     try:
-        return asyncio.run(_register(args) if args.command == "register" else _play(args))
+        return asyncio.run(commands_run[args.command](args))
     except WodiError as error:
         print(f"wodi-agent: {error}", file=sys.stderr)
         return 2

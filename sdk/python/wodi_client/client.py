@@ -246,6 +246,18 @@ class AsyncWodi:
                                                     idempotency_key=idempotency_key or new_key())
         return answer
 
+    async def start_benchmark(self, game: str, games: int, config: dict[str, Any] | None = None,
+                              **options: Any) -> dict[str, Any]:
+        """`POST /api/benchmarks` (issue 30): a run of `games` matches against the server's frozen reference pool."""
+        body = {"game": game, "games": games, **({"config": config} if config else {}), **options}
+        answer: dict[str, Any] = await self.request("POST", "/api/benchmarks", json=body, idempotency_key=new_key())
+        return answer
+
+    async def benchmark(self, benchmark_id: str) -> dict[str, Any]:
+        """`GET /api/benchmarks/{id}`: status, played, matches and the report."""
+        answer: dict[str, Any] = await self.request("GET", f"/api/benchmarks/{benchmark_id}")
+        return answer
+
     async def concede(self, match_id: str) -> dict[str, Any]:
         answer: dict[str, Any] = await self.request("POST", f"/api/matches/{match_id}/concede", json={},
                                                     idempotency_key=new_key())
