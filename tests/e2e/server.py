@@ -41,6 +41,7 @@ class Server:
                     return self
             except httpx.TransportError:
                 time.sleep(0.1)
+        self.stop()  # a server that did not answer in time must not linger (holding the bots' leader lock)
         raise RuntimeError("server did not start")
 
     def kill(self) -> None:
