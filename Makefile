@@ -45,6 +45,7 @@ mypy: $(STAMP)
 
 openapi: $(STAMP)
 	$(PY) -m app.openapi
+	$(PY) sdk/python/generate.py
 
 clean:
 	rm -rf $(VENV) wodi.db wodi.db-wal wodi.db-shm
