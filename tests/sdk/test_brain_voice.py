@@ -83,7 +83,8 @@ def voiced(texts: list[dict[str, Any]]) -> int:
 
 async def test_werewolf_bots_speak_through_the_model(server: Server, fake: FakeLLM) -> None:
     said = await play_with_bots(server, "werewolf", {"n_players": 6}, agents=1)
-    assert said and voiced(said) > 0, (len(fake.requests), [e["text"] for e in said][:8])  # a werewolf seat's `you` holds no secret string: the other checks apply
+    # a werewolf seat's `you` holds no secret string: the other checks apply
+    assert said and voiced(said) > 0, (len(fake.requests), [e["text"] for e in said][:8])
 
 
 async def test_script_kill_bots_never_say_a_secret(server: Server, fake: FakeLLM) -> None:
