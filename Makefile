@@ -60,6 +60,7 @@ mypy: $(DEV)
 
 openapi: $(RUNTIME)
 	$(PY) -m app.openapi
+	$(PY) sdk/python/generate.py
 
 # The docs site (MkDocs, Material theme; the `docs` extra): the tables the code knows and the skill guides' shared
 # fragments are written first (python -m tools.docs), then the site is built strictly into site/.

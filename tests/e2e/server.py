@@ -33,18 +33,19 @@ class Server:
                     "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> Server:
+    def start(self, timeout: float = 30) -> Server:
         stderr = self.log.open("ab") if self.log is not None else None
         self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env, stderr=stderr)
         if stderr is not None:
             stderr.close()  # the child holds its own copy
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
                     return self
             except httpx.TransportError:
                 time.sleep(0.1)
+        self.stop()  # a server that did not answer in time must not linger (holding the bots' leader lock)
         raise RuntimeError("server did not start")
 
     def kill(self) -> None:
