@@ -14,6 +14,8 @@ from fastapi import FastAPI
 from app.api import (
     account_pages,
     agents,
+    benchmark_pages,
+    benchmarks,
     errors,
     games,
     health,
@@ -77,7 +79,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks):
+    for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, benchmarks,
+                   benchmark_pages):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app

@@ -16,6 +16,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import matches
 from app.services.afterword import Afterwords
+from app.services.benchmarks import BenchmarkRunner
 from app.services.group_commit import GroupCommit
 from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
@@ -65,6 +66,7 @@ class Runtime:
         self.hooked = HookedAgents(authoritative=settings.only_writer)
         self._writers_lock: asyncpg.Connection | None = None
         self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)
+        self.benchmarks = BenchmarkRunner(self)
         for game, brain in installed():
             registry.register(game, brain)
 
@@ -77,6 +79,7 @@ class Runtime:
         await self.notifier.start()
         await self.scheduler.start()
         await self.webhook_sender.start()
+        await self.benchmarks.start()
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "
@@ -94,8 +97,10 @@ class Runtime:
 
     def match_ended(self, match_id: str) -> None:
         self.afterwords.ended(match_id)
+        self.benchmarks.ended(match_id)
 
     async def stop(self) -> None:
+        await self.benchmarks.stop()
         await self.afterwords.stop()
         await self.webhook_sender.stop()
         await self.scheduler.stop()

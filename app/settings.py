@@ -32,6 +32,7 @@ class Settings(BaseSettings):
     rate_limit_registrations_per_hour: int = Field(60, ge=1)
     rate_limit_matches_per_hour: int = Field(120, ge=1)
     rate_limit_logins_per_minute: int = Field(20, ge=1)
+    rate_limit_benchmarks_per_hour: int = Field(6, ge=1)
     waiting_room_ttl: float = Field(1800.0, gt=0)
     janitor_interval: float = Field(60.0, gt=0)
     session_days: int = Field(7, ge=1)
