@@ -26,7 +26,8 @@ AGENT, REFERENCE = "agent", "reference"
 
 def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSpec:
     slug = planned.personas[seat]
-    return SeatSpec(f"ref-{slug}-{seat}", pool(bench.pool).display_name(slug), persona=slug)
+    return SeatSpec(f"ref-{slug}-{seat}", pool(bench.pool).display_name(slug), persona=slug,
+                    dice=f"{bench.pool}:{planned.seed}")
 
 
 def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:

@@ -29,24 +29,27 @@ OnOpen = Callable[[AsyncSession, Match], Awaitable[None]]
 
 @dataclass(frozen=True)
 class SeatSpec:
-    """Who takes a seat: an agent (`agent`), or a reference player (`persona`: the brain's persona slug)."""
+    """Who takes a seat: an agent (`agent`), or a reference player (`persona`: the brain's persona slug; `dice`:
+    what seeds its draws, so the same seat in the same position draws alike)."""
 
     name: str
     display_name: str
     agent: Agent | None = None
     persona: str | None = None
+    dice: str | None = None
 
 
 def _seat_row(match_id: str, seat: int, spec: SeatSpec, now: datetime) -> Seat:
     # The agent acts with its Bearer key; the play token nobody is shown only fills the unique column.
     return Seat(match_id=match_id, seat=seat, agent_id=spec.agent.agent_id if spec.agent else None, name=spec.name,
                 display_name=spec.display_name, play_token_hash=tokens.digest(secrets.token_hex(16)),
-                meta={"persona": spec.persona} if spec.persona else {}, joined_at=now, taken_over=bool(spec.persona))
+                meta={"persona": spec.persona, "dice": spec.dice} if spec.persona else {}, joined_at=now,
+                taken_over=bool(spec.persona))
 
 
 def _dealt(game: registry.AnyGame, config: Any, seats: Sequence[SeatSpec], seed: int,
-           now: float) -> tuple[Any, Any, list[dict[str, Any]], int]:
-    """(the waiting room, the state after the deal and the takeovers, every event, the waiting room's last seq)."""
+           now: float) -> tuple[Any, Any, list[dict[str, Any]]]:
+    """(the waiting room, the state after the deal and the takeovers, every event)."""
     outcome = game.new_match(config, seats[0].name, seats[0].display_name, seed=seed, now=now)
     room, events = outcome.state, list(outcome.events)
     state = room
@@ -58,12 +61,7 @@ def _dealt(game: registry.AnyGame, config: Any, seats: Sequence[SeatSpec], seed:
         if command is not None:
             outcome = game.apply(state, command, now=now)
             state, events = outcome.state, events + outcome.events
-    return room, state, events, room_seq(events, len(seats))
-
-
-def room_seq(events: Sequence[dict[str, Any]], n: int) -> int:
-    """The last seq of the waiting room (before the seats beyond the host joined)."""
-    return int(events[0]["seq"]) if n > 1 else int(events[-1]["seq"])
+    return room, state, events
 
 
 async def open_seated(shell: Shell, game_name: str, config_json: dict[str, Any], seed: int,
@@ -74,7 +72,7 @@ async def open_seated(shell: Shell, game_name: str, config_json: dict[str, Any],
     config = game.parse_config(config_json)
     now = shell.clock()
     at = datetime.fromtimestamp(now, UTC)
-    room, state, raw_events, _ = _dealt(game, config, seats, seed, now)
+    room, state, raw_events = _dealt(game, config, seats, seed, now)
     events = _stamped(raw_events)
     async with shell.db.writer() as session:
         match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),

@@ -125,7 +125,9 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
     if not taken:
         return state, []
     log_so_far = await repo.events_after(session, match.match_id, 0, match.events_total) + pending
-    personas = {row.seat: str(row.meta.get("persona") or PERSONA) for row in await repo.seats(session, match.match_id)}
+    rows = await repo.seats(session, match.match_id)
+    personas = {row.seat: str(row.meta.get("persona") or PERSONA) for row in rows}
+    dice = {row.seat: str(row.meta.get("dice") or match.match_id) for row in rows}  # a seeded seat replays alike
     added: list[dict[str, Any]] = []
     for _ in range(MAX_BOT_MOVES):
         seat = next(iter(due_seats(game, state, taken)), None)
@@ -133,7 +135,7 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
             break
         events = log_so_far + added
         at_seq = events[-1]["seq"] if events else 0
-        rng = random.Random(f"{match.match_id}:{at_seq}:{seat}")
+        rng = random.Random(f"{dice.get(seat, match.match_id)}:{at_seq}:{seat}")
         body = brain(snapshot(game, _view(match, game, state, events), state, Viewer("player_agent", seat), events),
                      personas.get(seat, PERSONA), rng, baseline=False)
         try:

@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Callable
 from typing import Any
 
 import httpx
+
+from app.protocol import registry
 
 TEXT_ACTIONS = ("speak", "last_words", "whisper", "private_chat", "debate")
 FILLER = ("我先听听大家的", "我觉得要再看看", "这一轮我没有想法", "大家说得都有道理")
@@ -29,18 +32,35 @@ def body_for(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     return body
 
 
+Policy = Callable[[dict[str, Any], random.Random], dict[str, Any] | None]
+
+
+def random_policy(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+    """One of the offered actions (never `concede`), at random."""
+    options = [a for a in snap["you"].get("allowed_actions", []) if a["type"] != "concede"]
+    return body_for(rng.choice(options), rng) if options else None
+
+
+def reference_policy(persona: str) -> Policy:
+    """The game's own rule brain in `persona`, reading the snapshot the API returned (the reference, as a client)."""
+    def decide(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+        brain = registry.brain(snap["game"])
+        assert brain is not None
+        return brain(snap, persona, rng, baseline=False)
+    return decide
+
+
 async def act_once(client: httpx.AsyncClient, key: dict[str, str], rng: random.Random,
-                   usage: dict[str, Any] | None = USAGE) -> bool:
+                   usage: dict[str, Any] | None = USAGE, policy: Policy = random_policy) -> bool:
     """If the agent must act now, send one offered action; True when it sent one."""
     active = (await client.get("/api/agents/me/active", headers=key)).json()["active"]
     if active is None or not active.get("your_turn"):
         return False
     url = f"/api/matches/{active['match_id']}"
     snap = (await client.get(url, headers=key)).json()
-    options = [a for a in snap["you"].get("allowed_actions", []) if a["type"] != "concede"]
-    if not options:
+    body = policy(snap, rng)
+    if body is None:
         return False
-    body = body_for(rng.choice(options), rng)
     if usage is not None:
         body["usage"] = usage
     sent = await client.post(f"{url}/action", json=body, headers=key)
@@ -49,14 +69,15 @@ async def act_once(client: httpx.AsyncClient, key: dict[str, str], rng: random.R
 
 
 async def run(client: httpx.AsyncClient, key: dict[str, str], body: dict[str, Any], seed: int,
-              usage: dict[str, Any] | None = USAGE, max_steps: int = 20000) -> dict[str, Any]:
+              usage: dict[str, Any] | None = USAGE, policy: Policy = random_policy,
+              max_steps: int = 50000) -> dict[str, Any]:
     """Start a benchmark and play it to its end; returns its final `GET /api/benchmarks/{id}`."""
     created = await client.post("/api/benchmarks", json=body, headers=key)
     assert created.status_code == 201, created.text
     benchmark_id = created.json()["benchmark_id"]
     rng = random.Random(seed)
     for _ in range(max_steps):
-        if not await act_once(client, key, rng, usage):
+        if not await act_once(client, key, rng, usage, policy):
             view = (await client.get(f"/api/benchmarks/{benchmark_id}")).json()
             if view["status"] != "running":
                 return dict(view)
