@@ -26,6 +26,7 @@ class BenchmarkGameRow(BaseModel):
     match_id: str = Field(description="the agent's match")
     status: str
     reference_match_id: str | None = Field(description="the same deal played by the reference in the agent's seat")
+    reference_persona: str = Field(description="the persona the reference plays the agent's seat with there")
     won: bool | None = Field(description="the agent won (null: not played out, or not yet recorded)")
     reference_won: bool | None
 

@@ -45,6 +45,7 @@ async def view(shell: Shell, benchmark_id: str) -> dict[str, Any]:
         matches.append({"index": index, "side": planned["side"], "seat": seat, "seed": planned["seed"],
                         "match_id": mine.match_id, "status": mine.status,
                         "reference_match_id": ref.match_id if ref else None,
+                        "reference_persona": planned["personas"][seat],
                         "won": facts.get("agent_won"), "reference_won": facts.get("reference_won")})
     return {"benchmark_id": bench.benchmark_id, "agent": agent.name if agent else None, "game": bench.game,
             "games": bench.games, "played": bench.played, "status": bench.status, "pool": bench.pool,

@@ -41,13 +41,18 @@ def random_policy(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | 
     return body_for(rng.choice(options), rng) if options else None
 
 
-def reference_policy(persona: str) -> Policy:
-    """The game's own rule brain in `persona`, reading the snapshot the API returned (the reference, as a client)."""
-    def decide(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+class ReferencePolicy:
+    """The game's own rule brain, reading the snapshot the API returned (the reference, as an HTTP client), in the
+    persona the run's baseline plays this seat with (`personas`: match id → persona, filled by `run`)."""
+
+    def __init__(self) -> None:
+        self.personas: dict[str, str] = {}
+
+    def __call__(self, snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
+        persona = self.personas.get(snap["match_id"])
         brain = registry.brain(snap["game"])
         assert brain is not None
-        return brain(snap, persona, rng, baseline=False)
-    return decide
+        return None if persona is None else brain(snap, persona, rng, baseline=False)
 
 
 async def act_once(client: httpx.AsyncClient, key: dict[str, str], rng: random.Random,
@@ -79,6 +84,8 @@ async def run(client: httpx.AsyncClient, key: dict[str, str], body: dict[str, An
     for _ in range(max_steps):
         if not await act_once(client, key, rng, usage, policy):
             view = (await client.get(f"/api/benchmarks/{benchmark_id}")).json()
+            if isinstance(policy, ReferencePolicy):
+                policy.personas.update({m["match_id"]: m["reference_persona"] for m in view["matches"]})
             if view["status"] != "running":
                 return dict(view)
             await asyncio.sleep(0.01)  # the next deal is being opened, or a clock runs

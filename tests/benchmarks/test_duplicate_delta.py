@@ -30,7 +30,7 @@ async def test_a_random_agent_loses_to_the_reference_on_the_same_deals(client: h
 
 async def test_the_reference_against_itself_shows_no_difference(client: httpx.AsyncClient) -> None:
     key = bearer((await register(client, "bench-self"))["api_key"])
-    view = await agent.run(client, key, RUN, seed=11, policy=agent.reference_policy("yingyan"), usage=None)
+    view = await agent.run(client, key, RUN, seed=11, policy=agent.ReferencePolicy(), usage=None)
     duplicate = view["report"]["duplicate"]
     print("reference vs itself:", view["report"]["overall"], view["report"]["reference"], duplicate)
     assert view["status"] == "finished" and duplicate["deals"] == 60
