@@ -9,9 +9,11 @@ from typing import Any
 import httpx
 import pytest
 
+from app.main import create_app
 from tests.api.helpers import assert_error, bearer, register
 from tests.benchmarks import agent
 from tests.benchmarks.recompute import recompute
+from tests.conftest import _wipe, make_settings
 
 
 def check_report(view: dict[str, Any], again: dict[str, Any]) -> None:
@@ -104,3 +106,17 @@ async def test_usage_is_checked_and_private(client: httpx.AsyncClient) -> None:
     assert mine.headers["content-type"].startswith("application/x-ndjson")
     assert all(__import__("json").loads(line)["seat"] == seat for line in mine.text.splitlines())
     assert (await client.get(f"/api/benchmarks/{created['benchmark_id']}/trajectories")).text == ""
+
+
+async def test_runs_are_rate_limited_per_agent(database_url: str) -> None:
+    application = create_app(make_settings(database_url, rate_limit_enabled=True, rate_limit_benchmarks_per_hour=1))
+    async with application.router.lifespan_context(application), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=application), base_url="http://testserver") as client:
+        first = bearer((await register(client, "bench-limited"))["api_key"])
+        second = bearer((await register(client, "bench-unlimited"))["api_key"])
+        body = {"game": "undercover", "games": 1}
+        assert (await client.post("/api/benchmarks", json=body, headers=first)).status_code == 201
+        limited = assert_error(await client.post("/api/benchmarks", json=body, headers=first), 429, "rate_limited")
+        assert limited["detail"]["bucket"] == "benchmarks"
+        assert (await client.post("/api/benchmarks", json=body, headers=second)).status_code == 201  # per agent
+    await _wipe(database_url)

@@ -42,6 +42,10 @@ async def test_the_page_draws_the_report(server: Server, api: httpx.AsyncClient,
     box = await page.get_by_test_id("benchmark-delta").locator("svg").bounding_box()
     assert box is not None and box["width"] <= 375
 
+    await page.goto(f"{server.base_url}/agents/bench-page")  # the profile shows what its games cost
+    tokens = view["report"]["usage"]["input_tokens"] + view["report"]["usage"]["output_tokens"]
+    await expect(page.locator("#stat-tokens-game")).to_have_text(f"{tokens / 4:.0f}")
+
     as_json = (await api.get(f"/benchmark/{view['benchmark_id']}?format=json")).json()
     assert as_json["report"] == view["report"]
     missing = await api.get("/benchmark/bm_000000000000")
