@@ -14,7 +14,7 @@ from app.protocol.errors import ApiError
 from app.services import benchmark_reads as reads
 
 router = APIRouter(include_in_schema=False)
-W, ROW, PAD, LABEL = 320.0, 34.0, 6.0, 92.0
+W, ROW, PAD, LABEL = 320.0, 34.0, 16.0, 92.0
 
 
 def _x(value: float, low: float, high: float) -> float:
