@@ -14,6 +14,8 @@ from app import logs
 from app.api import (
     account_pages,
     agents,
+    benchmark_pages,
+    benchmarks,
     errors,
     games,
     health,
@@ -84,7 +86,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
-                   operator):
+                   operator, benchmarks, benchmark_pages):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app

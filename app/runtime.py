@@ -17,6 +17,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import matches, metrics
 from app.services.afterword import Afterwords
+from app.services.benchmarks import BenchmarkRunner
 from app.services.group_commit import GroupCommit
 from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
@@ -71,6 +72,7 @@ class Runtime:
         self._writers_lock: asyncpg.Connection | None = None
         self.bots: LobbyFiller | None = None  # the official bots, when this process runs them (`/metrics`)
         self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)
+        self.benchmarks = BenchmarkRunner(self)
         for game, brain in installed():
             registry.register(game, brain)
 
@@ -84,6 +86,7 @@ class Runtime:
         await self.scheduler.start()
         await self.webhook_sender.start()
         metrics.watch(self)
+        await self.benchmarks.start()
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "
@@ -101,9 +104,11 @@ class Runtime:
 
     def match_ended(self, match_id: str) -> None:
         self.afterwords.ended(match_id)
+        self.benchmarks.ended(match_id)
 
     async def stop(self) -> None:
         metrics.unwatch(self)
+        await self.benchmarks.stop()
         await self.afterwords.stop()
         await self.webhook_sender.stop()
         await self.scheduler.stop()

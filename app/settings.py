@@ -50,6 +50,8 @@ class Settings(BaseSettings):
     """`POST /api/matches` and `POST /api/play` per client IP per hour, and the seats guests and owners take by join."""
     rate_limit_logins_per_minute: int = Field(20, ge=1)
     """Owner login attempts per client IP per minute."""
+    rate_limit_benchmarks_per_hour: int = Field(6, ge=1)
+    """Benchmark runs one agent may start per hour."""
     waiting_room_ttl: float = Field(1800.0, gt=0)
     """Seconds after which the janitor aborts a waiting room nobody joined."""
     janitor_interval: float = Field(60.0, gt=0)

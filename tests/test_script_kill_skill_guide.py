@@ -22,6 +22,7 @@ from app.games.script_kill.errors import ERRORS as GAME_ERRORS
 from app.games.script_kill.stages import GATES, SUB_STAGES
 from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.table import Table
+from tests.benchmarks.guide_setups import measure_setups
 from tests.test_skill_guide import Block, check_statuses, error_table, fresh_key, parse_guide, run_blocks
 
 STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
@@ -228,6 +229,10 @@ ERROR_SETUPS: dict[str, Setup] = {
     "agent_not_in_match": outsider,
     "invalid_config": free_agent,
 }
+
+MEASURE, MEASURE_ERRORS = measure_setups("script_kill", {})  # the "Measure your agent" section
+SUCCESS_SETUPS.update(MEASURE)
+ERROR_SETUPS.update(MEASURE_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

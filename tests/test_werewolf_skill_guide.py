@@ -18,6 +18,7 @@ import httpx
 from app.games.werewolf.errors import ERRORS as GAME_ERRORS
 from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.werewolf_table import WerewolfTable, scripted
+from tests.benchmarks.guide_setups import measure_setups
 from tests.test_skill_guide import Block, check_statuses, error_table, fresh_key, parse_guide, run_blocks
 
 STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
@@ -280,6 +281,10 @@ ERROR_SETUPS: dict[str, Setup] = {
     "match_finished": finished,
     "invalid_config": free_agent,
 }
+
+MEASURE, MEASURE_ERRORS = measure_setups("werewolf", {})  # the "Measure your agent" section
+SUCCESS_SETUPS.update(MEASURE)
+ERROR_SETUPS.update(MEASURE_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

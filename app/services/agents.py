@@ -301,6 +301,20 @@ def win_rate(agent: Agent) -> float | None:
     return round(agent.wins / played, 3) if played else None
 
 
+def usage_totals(agent: Agent) -> dict[str, Any]:
+    """What the agent's actions reported (`usage`) over its finished matches that reported any: totals, and per
+    game and per win of those matches (None when there is nothing to divide by)."""
+    games, wins = agent.usage_games or 0, agent.usage_wins or 0
+    tokens = (agent.input_tokens or 0) + (agent.output_tokens or 0)
+    cost = agent.cost_usd or 0.0
+    return {"games": games, "wins": wins, "input_tokens": agent.input_tokens or 0,
+            "output_tokens": agent.output_tokens or 0, "cost_usd": round(cost, 6),
+            "tokens_per_game": round(tokens / games, 1) if games else None,
+            "cost_per_game": round(cost / games, 6) if games else None,
+            "tokens_per_win": round(tokens / wins, 1) if wins else None,
+            "cost_per_win": round(cost / wins, 6) if wins else None}
+
+
 def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] = ()) -> dict[str, Any]:
     """The public profile (identity.md §4.4 + §15.5). Never the key, contact, claim or owner."""
     played = agent.wins + agent.losses + agent.draws
@@ -318,6 +332,7 @@ def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] =
         "aborts": agent.aborts,
         "abandoned": agent.abandoned or 0,
         "win_rate": win_rate(agent),
+        "usage": usage_totals(agent),
         **side_fields(sides),
         "is_official": agent.is_official,
         "is_official_bot": agent.is_official,

@@ -25,7 +25,7 @@ from app.protocol import registry, screening
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import clients, hook_events, lobby, metrics, quick_end, ratings, stats, takeover, tokens
+from app.services import clients, decisions, hook_events, lobby, metrics, quick_end, ratings, stats, takeover, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, Sitter, check_can_sit, check_room_takes, seat_of
 from app.services.shell import Shell
@@ -305,13 +305,17 @@ class _Command:
     expected_seq: int | None = None
     concedes: bool = False
     screen: screening.Screen = field(default_factory=screening.Screen)
+    sent: dict[str, Any] | None = None  # the decision as recorded (`decisions`): the body, without `usage`
+    usage: decisions.Usage | None = None
 
 
 async def _seated_command(shell: Shell, match_id: str, caller: Caller, build: Callable[[Game, int], Any],
-                          expected_seq: int | None = None, screen: screening.Screen | None = None, *,
+                          expected_seq: int | None = None, screen: screening.Screen | None = None,
+                          sent: dict[str, Any] | None = None, usage: decisions.Usage | None = None, *,
                           concedes: bool = False) -> Applied:
     """A seated player's command, applied with whatever else arrived for this match meanwhile (group commit)."""
-    command = _Command(shell, caller, build, shell.clock(), expected_seq, concedes, screen or screening.Screen())
+    command = _Command(shell, caller, build, shell.clock(), expected_seq, concedes=concedes,
+                       screen=screen or screening.Screen(), sent=sent, usage=usage)
     result: Applied = await shell.commands.submit(match_id, command, _run_batch)
     return result
 
@@ -340,13 +344,15 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         moved: list[int] = []  # seats whose command moved the match (a concession aside): rating evidence
         conceded: list[int] = []
         before = state
+        agents = {s["seat"]: s["agent_id"] for s in seats}
         for command in commands:
             seat: int | None = None
+            at_seq = events[-1]["seq"] if events else match.events_total
             try:
                 seat = seat_of(seats, command.caller)
                 built = command.build(game, seat)
                 # Per command: an earlier command of this batch may have moved the match on.
-                _check_fresh(command, events[-1]["seq"] if events else match.events_total)
+                _check_fresh(command, at_seq)
                 outcome = game.apply(state, built, now=command.now)
                 # The seam's text screen (app.protocol.screening): refuse in compete_mode, else flag the events.
                 command.screen.settle(outcome.events, seat, compete_mode=screening.compete_mode(match.config))
@@ -354,6 +360,11 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 if seat is not None:
                     refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
                     refused_seats.append(seat)
+                    if command.sent is not None:
+                        session.add(decisions.record(
+                            game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
+                            outcome="refused", at_seq=at_seq, at=command.now, sent=command.sent,
+                            reply=decisions.refusal(refused.code, refused.message), usage=command.usage))
                 results.append(refused)
                 continue
             applied.append(seat)
@@ -361,11 +372,17 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 conceded.append(seat)
             elif outcome.events:
                 moved.append(seat)
-            state = outcome.state
             mine = _stamped(outcome.events)
+            result = Applied(match, game, outcome.state, seat, mine, game.summary(outcome.state)["phase"],
+                             registry.reply_of(outcome))
+            if command.sent is not None:
+                session.add(decisions.record(
+                    game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
+                    outcome="accepted", at_seq=at_seq, at=command.now, sent=command.sent,
+                    reply=_reply(result), usage=command.usage))
+            state = outcome.state
             events += mine
-            results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"],
-                                   registry.reply_of(outcome)))
+            results.append(result)
             if command.concedes and seat == quick_end.PERSON and quick_end.is_quick(match):
                 state, ended = quick_end.end(game, state, "player_conceded", command.now)
                 events += _stamped(ended)
@@ -383,19 +400,30 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
     return results
 
 
+def _reply(applied: Applied) -> dict[str, Any]:
+    """An accepted command's answer as the API renders it (recorded with the decision)."""
+    seq = applied.events[0]["seq"] if applied.events else applied.match.events_total
+    extra = applied.game.action_response(applied.state, applied.seat, applied.events)
+    return {"accepted": True, "seq": seq, "phase": applied.phase or applied.match.phase, **extra,
+            **(applied.reply or {})}
+
+
 async def act(shell: Shell, match_id: str, caller: Caller, body: Mapping[str, Any]) -> Applied:
     """`POST /action`: any of the game's actions (`Game.actions`); refused with 409 `stale_state` if the body's
-    `expected_seq` is older than the match."""
-    action = {k: v for k, v in body.items() if k != "expected_seq"}
+    `expected_seq` is older than the match. An optional `usage` (`decisions.Usage`) is recorded with the decision,
+    never passed to the game."""
+    action = {k: v for k, v in body.items() if k not in ("expected_seq", "usage")}
     expected = body.get("expected_seq")
     if expected is not None and (type(expected) is not int or expected < 0):
         raise ApiError("bad_request", "expected_seq must be a non-negative integer", field="expected_seq")
+    usage = decisions.usage_of(body.get("usage"))
     return await _seated_command(shell, match_id, caller, lambda game, seat: game.parse_action(action, seat),
-                                 expected, screening.screen_action(action))
+                                 expected, screening.screen_action(action), action, usage)
 
 
 async def concede(shell: Shell, match_id: str, caller: Caller) -> Applied:
-    return await _seated_command(shell, match_id, caller, lambda game, seat: game.concede(seat), concedes=True)
+    return await _seated_command(shell, match_id, caller, lambda game, seat: game.concede(seat),
+                                 sent={"type": "concede"}, concedes=True)
 
 
 def _host_abort(game: Game, seat: int) -> Any:
@@ -427,6 +455,10 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
             if events:
                 seats = await repo.seats(session, match_id)
                 missed = takeover.timed_out_seats(game, before, state, [s.seat for s in seats])
+                holders = {s.seat: s.agent_id for s in seats}
+                session.add_all([decisions.record(game, before, match_id=match_id, seat=seat,
+                                                  agent_id=holders.get(seat), by="agent", outcome="timeout",
+                                                  at_seq=match.events_total, at=now) for seat in missed])
                 state, marks = await takeover.timed_out(session, match, game, missed, seats, state, now)
                 if quick_end.idle(match, seats, shell.settings.quick_start_idle_turns):
                     state, ended = quick_end.end(game, state, "player_idle", now)

@@ -6,6 +6,7 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
+from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.models import Match
 from app.protocol.registry import AnyGame
@@ -26,6 +27,9 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
             await agents_repo.add_stats(session, agent_id, aborts=1)
         return
     result = match.result
+    winning_agents = {seats[s] for s in result["winning_seats"] if s in seats}
+    for agent_id, spent in sorted((await decisions_repo.spent_in(session, match.match_id)).items()):
+        await decisions_repo.add_usage(session, agent_id, spent, won=agent_id in winning_agents)
     sides = game.seat_sides(state)
     winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
     for seat, agent_id in sorted(seats.items()):

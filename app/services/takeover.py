@@ -27,6 +27,7 @@ from app.protocol.projection import MatchView, snapshot
 from app.protocol.registry import AnyGame
 from app.protocol.turns import turn_of
 from app.protocol.viewer import TERMINAL, Viewer
+from app.services import decisions
 
 log = logging.getLogger("wodi.takeover")
 PERSONA = "yingyan"  # the data-driven persona of app.bots: the steadiest stand-in
@@ -130,15 +131,19 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
     if not taken:
         return state, []
     log_so_far = await repo.events_after(session, match.match_id, 0, match.events_total) + pending
+    rows = await repo.seats(session, match.match_id)
+    personas = {row.seat: str(row.meta.get("persona") or PERSONA) for row in rows}
+    dice = {row.seat: str(row.meta.get("dice") or match.match_id) for row in rows}  # a seeded seat replays alike
     added: list[dict[str, Any]] = []
     for _ in range(MAX_BOT_MOVES):
         seat = next(iter(due_seats(game, state, taken)), None)
         if seat is None or game.summary(state)["status"] in TERMINAL:
             break
         events = log_so_far + added
-        rng = random.Random(f"{match.match_id}:{events[-1]['seq'] if events else 0}:{seat}")
+        at_seq = events[-1]["seq"] if events else 0
+        rng = random.Random(f"{dice.get(seat, match.match_id)}:{at_seq}:{seat}")
         body = brain(snapshot(game, _view(match, game, state, events), state, Viewer("player_agent", seat), events),
-                     PERSONA, rng, baseline=False)
+                     personas.get(seat, PERSONA), rng, baseline=False)
         try:
             if body is None:
                 raise GameError("bad_request", "the bot had nothing to send")
@@ -147,7 +152,11 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
             log.warning("match %s: the bot playing seat %s was refused (%s); its clock runs on",
                         match.match_id, seat, refused.code)
             break
-        state, added = outcome.state, added + stamp(outcome.events)
+        stamped = stamp(outcome.events)
+        session.add(decisions.record(game, state, match_id=match.match_id, seat=seat, agent_id=None, by="bot",
+                                     outcome="accepted", at_seq=at_seq, at=now, sent=body,
+                                     reply={"accepted": True, "seq": stamped[0]["seq"] if stamped else at_seq}))
+        state, added = outcome.state, added + stamped
     return state, added
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -11,7 +11,7 @@ from pydantic import BaseModel
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
 from app.games.common import dispatch
 from app.games.common.commands import Abort, Concede, TakeOver, Timeout
-from app.games.script_kill import rules, view, voting
+from app.games.script_kill import figures, rules, view, voting
 from app.games.script_kill.commands import ACTIONS, Command, Join, parse_command
 from app.games.script_kill.config import ScriptKillConfig, parse_config
 from app.games.script_kill.errors import ERRORS
@@ -87,6 +87,10 @@ class ScriptKillGame:
 
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
         return view.role_set(state, seat)
+
+    def seat_figures(self, state: MatchState, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        """What a benchmark report measures of `seat`'s play (`figures.seat_figures`)."""
+        return figures.seat_figures(state, seat, events)
 
     def seat_sides(self, state: MatchState) -> dict[int, str]:
         return {p.seat: voting.side_of(state, p) for p in state.players if p.character is not None}
