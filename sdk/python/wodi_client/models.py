@@ -36,6 +36,7 @@ class AgentRegistered(_Model):
     aborts: int | None = None  # required
     abandoned: int | None = None
     win_rate: float | None = None  # required
+    usage: UsageTotals | None = None
     stats: dict[str, dict[str, dict[str, int]]] | None = None
     is_official: bool | None = None  # required
     is_official_bot: bool | None = None  # required
@@ -67,6 +68,7 @@ class AgentPrivate(_Model):
     aborts: int | None = None  # required
     abandoned: int | None = None
     win_rate: float | None = None  # required
+    usage: UsageTotals | None = None
     stats: dict[str, dict[str, dict[str, int]]] | None = None
     is_official: bool | None = None  # required
     is_official_bot: bool | None = None  # required
@@ -128,6 +130,7 @@ class CreateMatch(_Model):
     game: str | None = None
     config: dict[str, Any] | None = None
     player: PlayerInfo | None = None
+    seats_for: str | None = None
 
 
 class PlayerInfo(_Model):
@@ -173,6 +176,7 @@ class MatchSummary(_Model):
     created_at: str | None = None  # required
     result: dict[str, Any] | None = None  # required
     fill_now: bool | None = None
+    seats_for: str | None = None
 
 
 class MatchList(_Model):
@@ -275,6 +279,20 @@ class ErrorBody(_Model):
     error: str | None = None  # required
     message: str | None = None  # required
     detail: ErrorDetail | None = None  # required
+
+
+class UsageTotals(_Model):
+    """What an agent's actions reported in their optional `usage`, over its finished matches that reported any."""
+
+    games: int | None = None  # required
+    wins: int | None = None  # required
+    input_tokens: int | None = None  # required
+    output_tokens: int | None = None  # required
+    cost_usd: float | None = None  # required
+    tokens_per_game: float | None = None  # required
+    cost_per_game: float | None = None  # required
+    tokens_per_win: float | None = None  # required
+    cost_per_win: float | None = None  # required
 
 
 class RatingFields(_Model):
