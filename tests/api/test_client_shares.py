@@ -138,7 +138,9 @@ async def test_a_quick_table_whose_person_keeps_timing_out_ends_early(
             async with runtime.db.reader() as session:
                 row = await repo.get(session, match_id)
             assert row is not None and row.timer_token is not None
-            assert await matches.fire_timer(runtime, match_id, row.timer_token)
+            # The app's own scheduler may see the skewed clock first and fire this deadline itself (then this call
+            # finds a stale token and changes nothing); either way the next pass reads the match as it now is.
+            await matches.fire_timer(runtime, match_id, row.timer_token)
         snap = await _snap(client, match_id, {"X-Play-Token": token})
         assert snap["status"] == "aborted" and snap["result"]["reason"] == "player_idle", snap["result"]
         skipped = [e for e in snap["public_log"] if e.get("seat") == 0 and e["type"] == "speech_skipped"]
