@@ -1,23 +1,11 @@
 """Whether the person at a running quick start still has it open (issue 26): a read by seat 0's holder — a
 snapshot, an events page, a long-poll, an open event stream — marks the seat seen (`seats.last_seen_at`), at most
 once every `SEEN_EVERY` seconds per seat and process, so reads stay cheap. The janitor ends a quick table whose
-person has not been seen for `WODI_QUICK_START_AWAY_AFTER` seconds (`app.services.quick_end`)."""
+person has not been seen for `WODI_QUICK_START_AWAY_AFTER` seconds (`app.services.quick_end`). The marking itself is
+`app.services.seen`; this module holds only the per-process memory the shell carries."""
 
 from __future__ import annotations
 
-import logging
-from datetime import UTC, datetime
-from typing import TYPE_CHECKING
-
-from app.db import matches as repo
-from app.protocol.viewer import Viewer
-from app.services.match_cache import CachedMatch
-from app.services.quick_end import PERSON
-
-if TYPE_CHECKING:  # the shell holds a `Presence`
-    from app.services.shell import Shell
-
-log = logging.getLogger("wodi.presence")
 SEEN_EVERY = 30.0  # seconds between two marks of one seat (a page long-polls every 25 s)
 REMEMBERED = 10_000  # marks kept per process before the oldest are forgotten
 
@@ -38,18 +26,3 @@ class Presence:
                 del self._marked[key]
         self._marked[(match_id, seat)] = now
         return True
-
-
-async def seen(shell: Shell, cached: CachedMatch, viewer: Viewer) -> None:
-    """A read by `viewer`: mark the person's seat of a running quick start seen (a failure only logs)."""
-    row = cached.row
-    if viewer.role != "player_agent" or viewer.seat != PERSON or not row.get("fill_now"):
-        return
-    now = shell.clock()
-    if row["status"] != "in_progress" or not shell.presence.due(cached.match_id, PERSON, now):
-        return
-    try:
-        async with shell.db.writer() as session:
-            await repo.seat_seen(session, cached.match_id, PERSON, datetime.fromtimestamp(now, UTC))
-    except Exception:
-        log.exception("marking the person of %s seen failed; the next read tries again", cached.match_id)
