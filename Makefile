@@ -39,8 +39,11 @@ run: migrate
 run-cluster: migrate
 	$(PY) -m app.cluster --processes $${PROCESSES:-2}
 
+# Parallel workers (pytest-xdist): each has its own SQLite file or PostgreSQL database (tests/conftest.py); a file's
+# tests stay on one worker. `make test TEST_WORKERS=0` runs in one process.
+TEST_WORKERS ?= 2
 test: $(TESTING) browser
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist loadfile
 
 # Browser tests drive Debian's chromium (never a downloaded browser); CJK fonts make the screenshots readable.
 browser:
