@@ -40,10 +40,10 @@ ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_n
 JSON = "application/json"
 ACTION_BODY = ("one of the match's game's actions (`type` names it; `GET /api/games` lists each game's): the "
                "schema is the union of every game's action bodies; an unknown field is refused with 400 "
-               "`bad_request`. `you.allowed_actions` says what your seat may send now. Besides the action's own fields, any "
-               "action may carry `expected_seq` (409 `stale_state` when the match moved past it) and an optional "
-               "`usage` `{input_tokens, output_tokens, model, cost_usd?}` (what the decision cost; private to the "
-               "seat until the end; never passed to the game)")
+               "`bad_request`. `you.allowed_actions` says what your seat may send now. Besides the action's "
+               "own fields, any action may carry `expected_seq` (409 `stale_state` when the match moved past "
+               "it) and an optional `usage` `{input_tokens, output_tokens, model, cost_usd?}` (what the decision "
+               "cost; private to the seat until the end; never passed to the game)")
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
