@@ -14,7 +14,7 @@ import httpx
 import pytest
 
 from app.services.sessions import COOKIE
-from tests.api.helpers import assert_error, bearer, register
+from tests.api.helpers import assert_error, bearer, client_at, register
 from tests.api.table import Table
 
 ORIGIN = {"Origin": "http://testserver"}
@@ -248,19 +248,21 @@ async def test_an_owner_s_key_replays_to_no_other_owner(client: httpx.AsyncClien
     assert not seen_by_b.get("you")  # B reads A's room as an outsider
 
 
-async def test_a_guest_s_key_replays_to_no_other_guest(client: httpx.AsyncClient) -> None:
-    """Two guests behind one address, one key, one body: the second gets no play token, and one room exists."""
+async def test_a_guest_s_key_replays_to_no_other_guest(app: Any, client: httpx.AsyncClient) -> None:
+    """Two guests behind one address, one key, one body: the second gets no play token, and one room exists. (The
+    joins come from a second address: one client may hold one guest seat per room, issue 26.)"""
     headers = {"Idempotency-Key": "guests-share-this"}
     body = {"game": "undercover", "config": {"n_players": 4, "n_undercover": 1}, "player": {"name": "小王"}}
     first = await client.post("/api/matches", json=body, headers=headers)
     assert first.status_code == 201 and first.json()["play_token"]
     withheld(await client.post("/api/matches", json=body, headers=headers))
     assert (await client.get("/api/matches")).json()["count"] == 1
-    joined = await client.post(f"/api/matches/{first.json()['match_id']}/join", json={"player": {"name": "小李"}},
-                               headers={"Idempotency-Key": "guests-join"})
-    assert joined.status_code == 200
-    withheld(await client.post(f"/api/matches/{first.json()['match_id']}/join", json={"player": {"name": "小李"}},
-                               headers={"Idempotency-Key": "guests-join"}))
+    join = f"/api/matches/{first.json()['match_id']}/join"
+    guest, key = {"player": {"name": "小李"}}, {"Idempotency-Key": "guests-join"}
+    async with client_at(app, "10.9.0.2") as elsewhere:
+        joined = await elsewhere.post(join, json=guest, headers=key)
+        assert joined.status_code == 200, joined.text
+        withheld(await elsewhere.post(join, json=guest, headers=key))
     players = (await client.get(f"/api/matches/{first.json()['match_id']}")).json()["players"]
     assert len(players) == 2
 

@@ -37,6 +37,11 @@ class Usage:
         return Usage(self.input_tokens + other.input_tokens, self.output_tokens + other.output_tokens,
                      self.model or other.model, cost)
 
+    @property
+    def spent(self) -> bool:
+        """Whether there is anything to report (a decision whose model call failed cost nothing we know of)."""
+        return bool(self.input_tokens or self.output_tokens or self.cost_usd)
+
     def as_json(self) -> dict[str, Any]:
         body: dict[str, Any] = {"input_tokens": self.input_tokens, "output_tokens": self.output_tokens,
                                 "model": self.model}

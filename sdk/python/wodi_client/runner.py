@@ -160,7 +160,7 @@ class Runner:
     async def _send(self, match_id: str, body: dict[str, Any], usage: Usage | None, snap: Snapshot,
                     record: MatchRecord) -> dict[str, Any] | WodiError:
         sent = {**body, "expected_seq": snap.events_total}
-        if usage is not None and await self.client.accepts_usage(str(snap.game), str(body["type"])):
+        if usage is not None and usage.spent and await self.client.accepts_usage(str(snap.game), str(body["type"])):
             sent["usage"] = usage.as_json()
             record.usage_sent = True
         record.sent += 1
