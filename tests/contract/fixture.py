@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -32,12 +32,11 @@ class Goldens:
 
 @dataclass(frozen=True)
 class SkillGuide:
-    """A game's skill guide and what its curl blocks need: a setup building the state each block describes, the
-    status of every error code it may answer with, and the heading of its error table."""
+    """A game's skill guide and what its curl blocks need: a setup building the state each block describes, and the
+    heading of its error table (which lists the protocol's codes and the game's, each with its status)."""
 
     path: Path
     setup_for: Callable[[Any], Callable[[httpx.AsyncClient, Any], Awaitable[dict[str, str]]]]
-    status: Mapping[str, int]
     errors_heading: str
     min_blocks: int
 
@@ -52,7 +51,9 @@ class Fixture:
     goldens: Goldens | None = None
     skill: SkillGuide | None = None
     play_tables: int = 12
-    extra: dict[str, Any] = field(default_factory=dict)
+    secrets: Callable[[Any, int | None, dict[str, Any]], None] | None = None
+    """The game's own secrecy check of a live snapshot: `(state, seat or None for the anonymous viewer, snapshot)`
+    raises AssertionError when the viewer sees what it may not (a living seat's word, card, private text)."""
 
     @property
     def name(self) -> str:
