@@ -1,0 +1,67 @@
+"""The commands of every kit game. An action is the seat plus the request model the game declares for its type:
+the request *is* the command."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictInt
+
+from app.games.base import AbortReason
+
+
+class KitCommand(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class Join(KitCommand):
+    type: Literal["join"] = "join"
+    name: str
+    display_name: str
+
+
+class Act(KitCommand):
+    """`seat` sends the action `request` (validated by its model in `parse_action`)."""
+
+    type: Literal["act"] = "act"
+    seat: int
+    request: SerializeAsAny[BaseModel]
+
+
+class Concede(KitCommand):
+    type: Literal["concede"] = "concede"
+    seat: int
+
+
+class Abort(KitCommand):
+    type: Literal["abort"] = "abort"
+    reason: AbortReason
+
+
+class Timeout(KitCommand):
+    type: Literal["timeout"] = "timeout"
+    token: int
+
+
+class TakeOver(KitCommand):
+    type: Literal["take_over"] = "take_over"
+    seat: int
+
+
+Command = Join | Act | Concede | Abort | Timeout | TakeOver
+
+
+class Request(BaseModel):
+    """The base of a game's action request models: frozen, no unknown field, the optional `expected_seq`."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    expected_seq: StrictInt | None = Field(
+        None, ge=0, description="optional: the `events_total` your decision is based on; if the match has moved "
+                                "past it → 409 `stale_state`")
+
+
+def request_of(command: Any) -> BaseModel:
+    """The request an `Act` carries."""
+    assert isinstance(command, Act)
+    return command.request

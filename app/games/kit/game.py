@@ -1,0 +1,272 @@
+"""`build(definition)`: the `app.protocol.registry.Game` of a kit game, every member derived from the definition.
+
+The lobby (join, the deal when the table is full, abort), the command loop (a stale or early timer changes
+nothing; a refused command raises with nothing to undo; a read-only action answers without an event), concede and
+takeover, the config and state JSON, the summary and the views' frame are the kit's; the rules are the game's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from app.games.base import AbortReason, ErrorSpec, Event, GameError, MatchSummary
+from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
+from app.games.kit.definition import GameDef
+from app.games.kit.state import KitState
+from app.games.kit.step import Outcome, Step
+
+StateT = TypeVar("StateT", bound=KitState[Any, Any])
+ENDED = ("finished", "aborted")
+
+
+def _field_of(exc: ValidationError) -> tuple[str, str]:
+    first = exc.errors()[0]
+    return ".".join(str(p) for p in first["loc"]) or "config", str(first["msg"])
+
+
+class KitGame(Generic[StateT]):
+    """A game built from its definition; each member's contract is on `app.protocol.registry.Game`."""
+
+    def __init__(self, d: GameDef[StateT]) -> None:
+        self.d = d
+        self.name = d.name
+        self.errors: Mapping[str, ErrorSpec] = d.errors
+        self.actions: Mapping[str, type[BaseModel]] = MappingProxyType({k: a.model for k, a in d.actions.items()})
+        self.config_model: type[BaseModel] = d.config
+        self.snapshot_model: type[BaseModel] = d.snapshot
+        self.secret_fields: tuple[str, ...] = d.secret_fields
+        self.sides: tuple[str, ...] = d.sides
+        self.profile_stats: Mapping[str, tuple[str, ...]] = d.profile_stats
+
+    # --- config and commands ----------------------------------------------------------------------------------
+
+    def parse_config(self, raw: Mapping[str, Any] | None) -> Any:
+        if raw is not None and not isinstance(raw, Mapping):
+            raise GameError("invalid_config", "config must be a JSON object", field="config")
+        try:
+            return self.d.config.model_validate(dict(raw or {}))
+        except ValidationError as exc:
+            where, message = _field_of(exc)
+            if exc.errors()[0]["type"] == "extra_forbidden":
+                raise GameError("invalid_config", f"unknown config field: {where}", field=where) from None
+            raise GameError("invalid_config", f"{where}: {message}", field=where) from None
+
+    def config_to_json(self, config: Any) -> dict[str, Any]:
+        return dict(config.model_dump(mode="json"))
+
+    def n_players(self, config: Any) -> int:
+        return self.d.n_players(config)
+
+    def join(self, name: str, display_name: str) -> Join:
+        return Join(name=name, display_name=display_name)
+
+    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act:
+        action = self.d.actions.get(str(raw.get("type")))
+        if action is None:
+            raise GameError("bad_request", f"unknown action type: {raw.get('type')!r}", allowed=sorted(self.actions))
+        try:
+            return Act(seat=seat, request=action.model.model_validate(dict(raw)))
+        except ValidationError as exc:
+            where, message = _field_of(exc)
+            raise GameError("bad_request", f"{where}: {message}", field=where) from None
+
+    def concede(self, seat: int) -> Concede:
+        return Concede(seat=seat)
+
+    def abort(self, reason: AbortReason) -> Abort:
+        return Abort(reason=reason)
+
+    def timeout(self, token: int) -> Timeout:
+        return Timeout(token=token)
+
+    def take_over(self, seat: int) -> TakeOver:
+        return TakeOver(seat=seat)
+
+    def command_from_json(self, data: Mapping[str, Any]) -> Command:
+        """A command as `model_dump` wrote it (golden transcripts)."""
+        if data["type"] == "act":
+            return self.parse_action(data["request"], data["seat"])
+        kinds: dict[str, type[Command]] = {"join": Join, "concede": Concede, "abort": Abort, "timeout": Timeout,
+                                           "take_over": TakeOver}
+        return kinds[data["type"]].model_validate(dict(data))
+
+    # --- the rules --------------------------------------------------------------------------------------------
+
+    def new_match(self, config: Any, host_name: str, host_display_name: str, *, seed: int,
+                  now: float) -> Outcome[StateT]:
+        step = self.d.step(self.d.state(seed=seed, config=config), now)
+        step.emit("match_created", "public", config=self.config_to_json(config),
+                  players=[{"seat": 0, "name": host_name, "display_name": host_display_name}])
+        self._seat(step, host_name, host_display_name)
+        return Outcome(step.state, step.events)
+
+    def apply(self, state: StateT, command: Command, *, now: float) -> Outcome[StateT]:
+        if isinstance(command, Timeout):
+            timer = state.timer
+            if timer is None or timer.token != command.token or now < timer.due:
+                return Outcome(state, [])
+        if isinstance(command, Abort) and state.status == "aborted":
+            return Outcome(state, [])
+        step = self.d.step(state.model_copy(deep=True), now)
+        if isinstance(command, Join):
+            self._join(step, command)
+        elif isinstance(command, Act):
+            self._act(step, command)
+            if step.reply is not None:
+                return Outcome(state, [], step.reply)
+        elif isinstance(command, Timeout):
+            self.d.timers[command_kind(state)](step)
+        elif isinstance(command, Concede):
+            self._concede(step, command.seat)
+        elif isinstance(command, Abort):
+            self._abort(step, command.reason)
+        elif isinstance(command, TakeOver):
+            self._take_over(step, command.seat)
+        else:
+            raise GameError("bad_request", f"not a command: {type(command).__name__}")
+        if step.state.status == "in_progress" and self.d.after is not None:
+            self.d.after(step)
+        return Outcome(step.state, step.events)
+
+    def _seat(self, step: Step[StateT], name: str, display_name: str) -> None:
+        seat = len(step.state.players)
+        step.state.players.append(self.d.seat_model(seat=seat, name=name, display_name=display_name))
+        step.emit("player_joined", "public", seat=seat, name=name, display_name=display_name)
+
+    def _join(self, step: Step[StateT], cmd: Join) -> None:
+        state = step.state
+        if state.status == "in_progress":
+            raise GameError("match_full", "every seat is taken", status=state.status)
+        if state.status != "waiting":
+            raise GameError("match_not_waiting", "the match is not waiting for players", status=state.status)
+        if not cmd.name.strip() or not cmd.display_name.strip():
+            raise GameError("bad_request", "name and display_name must not be empty")
+        if any(p.name == cmd.name for p in state.players):
+            raise GameError("duplicate_player", "this player already has a seat", name=cmd.name)
+        self._seat(step, cmd.name, cmd.display_name)
+        if len(state.players) == self.n_players(state.config):
+            self.d.deal(step)
+
+    def _act(self, step: Step[StateT], cmd: Act) -> None:
+        state = step.state
+        player = state.seat(cmd.seat)
+        action = str(getattr(cmd.request, "type", ""))
+        if self.d.guard is not None:
+            self.d.guard(state, player, action)
+        else:
+            if player is None:
+                raise GameError("agent_not_in_match", f"there is no seat {cmd.seat}", seat=cmd.seat)
+            if state.status in ENDED:
+                raise GameError("match_finished", "the match is over", status=state.status)
+            if state.status != "in_progress":
+                raise GameError("wrong_phase", "the match has not started", phase=state.phase)
+            if not player.alive:
+                raise GameError("you_are_eliminated", "you have left this match", seat=cmd.seat)
+        self.d.actions[action].rule(step, player, cmd.request)
+
+    def _concede(self, step: Step[StateT], seat: int) -> None:
+        state = step.state
+        player = state.seat(seat)
+        if player is None:
+            raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+        if state.status != "in_progress":
+            raise GameError("match_finished" if state.status in ENDED else "wrong_phase",
+                            "the match is not running", status=state.status)
+        if not player.alive:
+            raise GameError("you_are_eliminated", "you have left this match", seat=seat)
+        player.conceded = True
+        step.emit("player_conceded", "public", seat=seat)
+        if self.d.concede is not None:
+            self.d.concede(step, player)
+
+    def _abort(self, step: Step[StateT], reason: AbortReason) -> None:
+        state = step.state
+        if state.status == "finished":
+            raise GameError("match_finished", "the match is over")
+        if state.status != "waiting" and reason != "janitor_timeout":
+            raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
+        state.status = "aborted"
+        state.phase = "aborted"
+        step.stop_clock()
+        summary = "房主取消了对局" if reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
+        state.result = {"winner_camp": None, "reason": reason, "summary": summary}
+        step.emit("match_aborted", "public", reason=reason)
+
+    def _take_over(self, step: Step[StateT], seat: int) -> None:
+        player = step.state.seat(seat)
+        if step.state.status != "in_progress" or player is None or player.taken_over:
+            return
+        player.taken_over = True
+        step.emit("seat_taken_over", "public", seat=seat)
+
+    # --- state and views --------------------------------------------------------------------------------------
+
+    def state_to_json(self, state: StateT) -> dict[str, Any]:
+        return dict(state.model_dump(mode="json"))
+
+    def state_from_json(self, data: Mapping[str, Any]) -> StateT:
+        return self.d.state.model_validate(dict(data))
+
+    def summary(self, state: StateT) -> MatchSummary:
+        timer = state.timer
+        return {"status": state.status, "phase": state.phase, "result": state.result,
+                "timer": None if timer is None else {"due": timer.due, "kind": timer.kind, "token": timer.token}}
+
+    def role_set(self, state: StateT, seat: int) -> frozenset[str]:
+        if self.d.role_set is not None:
+            return self.d.role_set(state, seat)
+        player = state.seat(seat)
+        return frozenset() if player is None or player.role is None else frozenset({player.role})
+
+    def players_view(self, state: StateT, *, god: bool) -> list[dict[str, Any]]:
+        rows = []
+        for p in state.players:
+            extra = self.d.row(state, p, god) if self.d.row is not None else ({"role": p.role} if god else {})
+            rows.append({"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive, **extra})
+        return rows
+
+    def public_fields(self, state: StateT) -> dict[str, Any]:
+        return self.d.public(state)
+
+    def god_fields(self, state: StateT) -> dict[str, Any]:
+        return self.d.god(state)
+
+    def you_view(self, state: StateT, seat: int) -> dict[str, Any]:
+        player = state.seat(seat)
+        if player is None:
+            raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+        return {"seat": seat, "alive": player.alive, **self.d.you(state, seat),
+                "allowed_actions": self.allowed_actions(state, seat)}
+
+    def allowed_actions(self, state: StateT, seat: int) -> list[dict[str, Any]]:
+        player = state.seat(seat)
+        if state.status != "in_progress" or player is None or not player.alive:
+            return []
+        return self.d.allowed(state, seat)
+
+    def seat_sides(self, state: StateT) -> dict[int, str]:
+        side_of = self.d.side_of
+        return {p.seat: side_of(state, p) if side_of is not None else str(p.role)
+                for p in state.players if p.role is not None or (side_of is not None and state.status != "waiting")}
+
+    def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
+        body: dict[str, Any] = {"match_status": state.status}
+        if self.d.response is not None:
+            body.update(self.d.response(state, seat, events))
+        if state.result is not None and state.status in ENDED:
+            body["result"] = state.result
+        return body
+
+
+def command_kind(state: KitState[Any, Any]) -> str:
+    assert state.timer is not None
+    return state.timer.kind
+
+
+def build(definition: GameDef[StateT]) -> KitGame[StateT]:
+    """The `Game` of one definition."""
+    return KitGame(definition)

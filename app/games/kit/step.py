@@ -1,0 +1,51 @@
+"""One command's application: a private copy of the state, the events it produces, its clock and its reply."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+from app.games.base import Event
+from app.games.kit.state import KitState, Timer
+
+StateT = TypeVar("StateT", bound=KitState[Any, Any])
+
+
+class Step(Generic[StateT]):
+    """The working copy the rules change (the caller's state is never touched) and the events they emit."""
+
+    def __init__(self, state: StateT, now: float) -> None:
+        self.state = state
+        self.now = now
+        self.events: list[Event] = []
+        self.reply: dict[str, Any] | None = None
+
+    def emit(self, type_: str, visibility: str = "public", **fields: Any) -> Event:
+        """Append an event with the next `seq`."""
+        self.state.seq += 1
+        event = {"seq": self.state.seq, "type": type_, "visibility": visibility, **fields, "ts": self.now}
+        self.events.append(event)
+        return event
+
+    def rng(self, purpose: str) -> random.Random:
+        """A random source fixed by (seed, seq, purpose): the same game replays identically."""
+        return random.Random(f"{self.state.seed}:{self.state.seq}:{purpose}")
+
+    def start_clock(self, seconds: float, kind: str) -> Timer:
+        """The next timer, `seconds` from now (a new token: an older Timeout no longer matches)."""
+        self.state.timer_tokens += 1
+        self.state.timer = Timer(due=self.now + seconds, kind=kind, token=self.state.timer_tokens)
+        return self.state.timer
+
+    def stop_clock(self) -> None:
+        self.state.timer = None
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[StateT]):
+    """What a command produced: the new state, the events to append, and a read-only command's reply."""
+
+    state: StateT
+    events: list[Event]
+    reply: dict[str, Any] | None = field(default=None)
