@@ -110,8 +110,8 @@ def public(state: State) -> dict[str, Any]:
 
 
 LANTERN: Game[LanternConfig, State, Command] = build(GameDef(
-    name="lantern", config=LanternConfig, state=State, snapshot=LanternSnapshot, sides=("keeper", "guest"),
-    actions={"pass_lantern": Action(PassLantern, pass_lantern)}, deal=deal,
+    name="lantern", config=LanternConfig, state=State, step=Step[State], snapshot=LanternSnapshot,
+    actions={"pass_lantern": Action(PassLantern, pass_lantern)}, deal=deal, sides=("keeper", "guest"),
     timers={"turn": lambda step: hand_on(step, (step.state.holder + 1) % len(step.state.players))},
     concede=lambda step, _: finish(step, "conceded"), you=you, allowed=allowed, public=public,
     god=lambda state: {"flame": state.flame}, secret_fields=("flame",),

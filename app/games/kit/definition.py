@@ -18,16 +18,16 @@ from app.games.kit.state import KitSeat, KitState
 from app.games.kit.step import Step
 
 StateT = TypeVar("StateT", bound=KitState[Any, Any])
-Handler = Callable[[Step[StateT], Any, Any], None]
-"""An action's rule: `(step, the acting seat's row, the request)`; raises `GameError` to refuse."""
+StepT = TypeVar("StepT", bound=Step[Any])
 
 
 @dataclass(frozen=True)
-class Action(Generic[StateT]):
-    """One action type: its request model (`type: Literal[...]`, documented fields) and its rule."""
+class Action(Generic[StepT]):
+    """One action type: its request model (`type: Literal[...]`, documented fields) and its rule `(step, the acting
+    seat, the request)`, which raises `GameError` to refuse."""
 
     model: type[BaseModel]
-    rule: Handler[StateT]
+    rule: Callable[[StepT, Any, Any], None]
 
 
 def _no_fields(state: Any) -> dict[str, Any]:
@@ -35,15 +35,17 @@ def _no_fields(state: Any) -> dict[str, Any]:
 
 
 @dataclass(frozen=True)
-class GameDef(Generic[StateT]):
+class GameDef(Generic[StateT, StepT]):
     name: str
     config: type[BaseModel]
     state: type[StateT]
     snapshot: type[BaseModel]
-    actions: Mapping[str, Action[StateT]]
-    deal: Callable[[Step[StateT]], None]
+    step: type[StepT]
+    """The kit's `Step`, or the game's subclass of it (e.g. fields every event carries)."""
+    actions: Mapping[str, Action[StepT]]
+    deal: Callable[[StepT], None]
     """The table is full: deal the roles, start the match (status `in_progress`, its phase and clock)."""
-    timers: Mapping[str, Callable[[Step[StateT]], None]]
+    timers: Mapping[str, Callable[[StepT], None]]
     """Timer kind → what happens when it fires (a stale or early timer never reaches it)."""
     you: Callable[[StateT, int], dict[str, Any]]
     """A seat's own block besides `seat`, `alive` and `allowed_actions`: `your_turn`, `next_action`, its secrets."""
@@ -59,10 +61,10 @@ class GameDef(Generic[StateT]):
     role_set: Callable[[StateT, int], frozenset[str]] | None = None
     """Default: the seat's role."""
     guard: Callable[[StateT, Any, str], None] | None = None
-    """Checked before every action (default: the match runs, the seat has not left)."""
-    concede: Callable[[Step[StateT], Any], None] | None = None
+    """Checked before every action of an existing seat (default: the match runs, the seat has not left)."""
+    concede: Callable[[StepT, Any], None] | None = None
     """After a seat left (`conceded` set, `player_conceded` emitted): what the rules do then."""
-    after: Callable[[Step[StateT]], None] | None = None
+    after: Callable[[StepT], None] | None = None
     """After every command that left the match running (e.g. a phase that every seat has finished ends)."""
     response: Callable[[StateT, int | None, list[Event]], dict[str, Any]] | None = None
     """The action answer's fields besides `match_status` and `result`."""
@@ -70,5 +72,4 @@ class GameDef(Generic[StateT]):
     secret_fields: tuple[str, ...] = ()
     profile_stats: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     seat_model: type[KitSeat] = KitSeat
-    step: type[Step[StateT]] = Step
     n_players: Callable[[Any], int] = lambda config: int(config.n_players)

@@ -20,6 +20,7 @@ from app.games.kit.state import KitState
 from app.games.kit.step import Outcome, Step
 
 StateT = TypeVar("StateT", bound=KitState[Any, Any])
+StepT = TypeVar("StepT", bound=Step[Any])
 ENDED = ("finished", "aborted")
 
 
@@ -28,10 +29,10 @@ def _field_of(exc: ValidationError) -> tuple[str, str]:
     return ".".join(str(p) for p in first["loc"]) or "config", str(first["msg"])
 
 
-class KitGame(Generic[StateT]):
+class KitGame(Generic[StateT, StepT]):
     """A game built from its definition; each member's contract is on `app.protocol.registry.Game`."""
 
-    def __init__(self, d: GameDef[StateT]) -> None:
+    def __init__(self, d: GameDef[StateT, StepT]) -> None:
         self.d = d
         self.name = d.name
         self.errors: Mapping[str, ErrorSpec] = d.errors
@@ -65,14 +66,21 @@ class KitGame(Generic[StateT]):
         return Join(name=name, display_name=display_name)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act:
-        action = self.d.actions.get(str(raw.get("type")))
+        """The request model of the body's `type` validates it; `bad_request` with every error otherwise."""
+        if not isinstance(raw, Mapping):
+            raise GameError("bad_request", "the action body must be a JSON object",
+                            errors=[{"loc": [], "msg": "not an object", "type": "dict_type"}])
+        kind = raw.get("type")
+        action = self.d.actions.get(kind) if isinstance(kind, str) else None
         if action is None:
-            raise GameError("bad_request", f"unknown action type: {raw.get('type')!r}", allowed=sorted(self.actions))
+            raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(self.actions),
+                            errors=[{"loc": ["type"], "msg": "unknown action type", "type": "literal_error"}])
         try:
             return Act(seat=seat, request=action.model.model_validate(dict(raw)))
         except ValidationError as exc:
-            where, message = _field_of(exc)
-            raise GameError("bad_request", f"{where}: {message}", field=where) from None
+            errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+            where = ".".join(str(part) for part in errors[0]["loc"])
+            raise GameError("bad_request", f"{where}: {errors[0]['msg']}", field=where, errors=errors) from None
 
     def concede(self, seat: int) -> Concede:
         return Concede(seat=seat)
@@ -132,12 +140,12 @@ class KitGame(Generic[StateT]):
             self.d.after(step)
         return Outcome(step.state, step.events)
 
-    def _seat(self, step: Step[StateT], name: str, display_name: str) -> None:
+    def _seat(self, step: StepT, name: str, display_name: str) -> None:
         seat = len(step.state.players)
         step.state.players.append(self.d.seat_model(seat=seat, name=name, display_name=display_name))
         step.emit("player_joined", "public", seat=seat, name=name, display_name=display_name)
 
-    def _join(self, step: Step[StateT], cmd: Join) -> None:
+    def _join(self, step: StepT, cmd: Join) -> None:
         state = step.state
         if state.status == "in_progress":
             raise GameError("match_full", "every seat is taken", status=state.status)
@@ -151,15 +159,15 @@ class KitGame(Generic[StateT]):
         if len(state.players) == self.n_players(state.config):
             self.d.deal(step)
 
-    def _act(self, step: Step[StateT], cmd: Act) -> None:
+    def _act(self, step: StepT, cmd: Act) -> None:
         state = step.state
         player = state.seat(cmd.seat)
         action = str(getattr(cmd.request, "type", ""))
+        if player is None:
+            raise GameError("agent_not_in_match", f"there is no seat {cmd.seat}", seat=cmd.seat)
         if self.d.guard is not None:
             self.d.guard(state, player, action)
         else:
-            if player is None:
-                raise GameError("agent_not_in_match", f"there is no seat {cmd.seat}", seat=cmd.seat)
             if state.status in ENDED:
                 raise GameError("match_finished", "the match is over", status=state.status)
             if state.status != "in_progress":
@@ -168,7 +176,7 @@ class KitGame(Generic[StateT]):
                 raise GameError("you_are_eliminated", "you have left this match", seat=cmd.seat)
         self.d.actions[action].rule(step, player, cmd.request)
 
-    def _concede(self, step: Step[StateT], seat: int) -> None:
+    def _concede(self, step: StepT, seat: int) -> None:
         state = step.state
         player = state.seat(seat)
         if player is None:
@@ -183,7 +191,7 @@ class KitGame(Generic[StateT]):
         if self.d.concede is not None:
             self.d.concede(step, player)
 
-    def _abort(self, step: Step[StateT], reason: AbortReason) -> None:
+    def _abort(self, step: StepT, reason: AbortReason) -> None:
         state = step.state
         if state.status == "finished":
             raise GameError("match_finished", "the match is over")
@@ -196,7 +204,7 @@ class KitGame(Generic[StateT]):
         state.result = {"winner_camp": None, "reason": reason, "summary": summary}
         step.emit("match_aborted", "public", reason=reason)
 
-    def _take_over(self, step: Step[StateT], seat: int) -> None:
+    def _take_over(self, step: StepT, seat: int) -> None:
         player = step.state.seat(seat)
         if step.state.status != "in_progress" or player is None or player.taken_over:
             return
@@ -213,7 +221,8 @@ class KitGame(Generic[StateT]):
 
     def summary(self, state: StateT) -> MatchSummary:
         timer = state.timer
-        return {"status": state.status, "phase": state.phase, "result": state.result,
+        result = state.result if state.status in ENDED else None
+        return {"status": state.status, "phase": state.phase, "result": result,
                 "timer": None if timer is None else {"due": timer.due, "kind": timer.kind, "token": timer.token}}
 
     def role_set(self, state: StateT, seat: int) -> frozenset[str]:
@@ -250,8 +259,7 @@ class KitGame(Generic[StateT]):
 
     def seat_sides(self, state: StateT) -> dict[int, str]:
         side_of = self.d.side_of
-        return {p.seat: side_of(state, p) if side_of is not None else str(p.role)
-                for p in state.players if p.role is not None or (side_of is not None and state.status != "waiting")}
+        return {p.seat: side_of(state, p) if side_of is not None else str(p.role) for p in state.players if p.dealt}
 
     def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
         body: dict[str, Any] = {"match_status": state.status}
@@ -267,6 +275,6 @@ def command_kind(state: KitState[Any, Any]) -> str:
     return state.timer.kind
 
 
-def build(definition: GameDef[StateT]) -> KitGame[StateT]:
+def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:
     """The `Game` of one definition."""
     return KitGame(definition)

@@ -33,13 +33,19 @@ class KitSeat(BaseModel):
     def alive(self) -> bool:
         return not self.conceded
 
+    @property
+    def dealt(self) -> bool:
+        """The seat has its part (role, character): it is on a side."""
+        return self.role is not None
+
 
 ConfigT = TypeVar("ConfigT", bound=BaseModel)
 SeatT = TypeVar("SeatT", bound=KitSeat)
 
 
 class KitState(BaseModel, Generic[ConfigT, SeatT]):
-    """Everything the kit needs of a match; JSON in, JSON out (the match row)."""
+    """Everything the kit needs of a match; JSON in, JSON out (the match row). `deadline_ts` is the public deadline
+    of the running clock (epoch seconds, rounded up); `timer` is what the scheduler fires."""
 
     seed: int
     seq: int = 0
@@ -47,6 +53,8 @@ class KitState(BaseModel, Generic[ConfigT, SeatT]):
     status: MatchStatus = "waiting"
     phase: str = "waiting"
     players: list[SeatT] = Field(default_factory=list)
+    deadline_at: float | None = None
+    deadline_ts: int | None = None
     timer: Timer | None = None
     timer_tokens: int = 0
     result: dict[str, Any] | None = None

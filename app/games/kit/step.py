@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
@@ -33,12 +34,17 @@ class Step(Generic[StateT]):
         return random.Random(f"{self.state.seed}:{self.state.seq}:{purpose}")
 
     def start_clock(self, seconds: float, kind: str) -> Timer:
-        """The next timer, `seconds` from now (a new token: an older Timeout no longer matches)."""
+        """The public deadline `seconds` from now and its timer (a new token: an older Timeout no longer
+        matches)."""
+        self.state.deadline_at = self.now + seconds
+        self.state.deadline_ts = math.ceil(self.state.deadline_at)
         self.state.timer_tokens += 1
-        self.state.timer = Timer(due=self.now + seconds, kind=kind, token=self.state.timer_tokens)
+        self.state.timer = Timer(due=self.state.deadline_at, kind=kind, token=self.state.timer_tokens)
         return self.state.timer
 
     def stop_clock(self) -> None:
+        self.state.deadline_at = None
+        self.state.deadline_ts = None
         self.state.timer = None
 
 

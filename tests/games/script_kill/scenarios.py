@@ -14,15 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from app.games.base import GameError
-from app.games.script_kill.commands import Command
+from app.games.kit import Act, Command
 
 from .helpers import GAME
 
 GOLDEN = Path(__file__).parent / "golden"
-COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
+FIELDS = ("text", "clue", "item", "location", "power", "target", "to")
 T0 = 1_700_000_000.0
 CULPRIT = "c4"
 
@@ -44,7 +42,7 @@ class Recorder:
         out = GAME.apply(self.state, command, now=self.now)
         self.state = out.state
         self.events += out.events
-        self.log.append({"at": self.now, "command": command.model_dump()})
+        self.log.append({"at": self.now, "command": encode(command)})
         return out.events
 
     def act(self, seat: int, **body: Any) -> list[dict[str, Any]]:
@@ -58,7 +56,7 @@ class Recorder:
             GAME.apply(self.state, command, now=self.now)
         except GameError as error:
             assert error.code == code, error.message
-            self.log.append({"at": self.now, "command": command.model_dump(), "error": error.code})
+            self.log.append({"at": self.now, "command": encode(command), "error": error.code})
             return
         raise AssertionError(f"{command!r} was accepted; expected {code}")
 
@@ -111,13 +109,28 @@ class Recorder:
                 "events": self.events, "result": self.state.result}
 
 
+def encode(command: Command) -> dict[str, Any]:
+    """A command as the transcripts spell it: an action is `{"type": "act", "seat", "action", <every field>}`."""
+    if not isinstance(command, Act):
+        return command.model_dump()
+    body = command.request.model_dump(exclude={"expected_seq"})
+    return {"type": "act", "seat": command.seat, "action": body.pop("type"), **dict.fromkeys(FIELDS), **body}
+
+
+def decode(data: dict[str, Any]) -> Command:
+    if data["type"] != "act":
+        return GAME.command_from_json(data)
+    body = {k: v for k, v in data.items() if k not in ("type", "seat", "action") and v is not None}
+    return GAME.parse_action({"type": data["action"], **body}, data["seat"])
+
+
 def replay(transcript: dict[str, Any]) -> list[dict[str, Any]]:
     """Run a transcript's commands from its seed and config alone; return the event log."""
     out = GAME.new_match(GAME.parse_config(transcript["config"]), "p0", "P0", seed=transcript["seed"], now=T0)
     state, events = out.state, list(out.events)
     for entry in transcript["commands"]:
-        command = COMMAND.validate_python(entry["command"])
         try:
+            command = decode(entry["command"])
             out = GAME.apply(state, command, now=entry["at"])
         except GameError as error:
             assert error.code == entry.get("error"), error.message

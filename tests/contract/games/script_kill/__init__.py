@@ -1,6 +1,6 @@
 """剧本杀 in the contract suite."""
 
-from app.games.script_kill.game import ScriptKillGame
+from app.games.script_kill.game import GAME
 from tests.contract.fixture import Fixture, Goldens, SkillGuide
 from tests.contract.games.script_kill.secrets import secrets
 from tests.games.script_kill import scenarios
@@ -11,7 +11,7 @@ FIXTURE = Fixture(
     secrets=secrets,
     skill=SkillGuide(GUIDE, setup_for, "## 10. Errors", min_blocks=30),
     goldens=Goldens(scenarios.GOLDEN, scenarios.SCENARIOS, EXPECT, scenarios.replay, scenarios.dumps),
-    game=ScriptKillGame(),
+    game=GAME,
     configs=({"timing": "compressed", "script": "tiny"}, {"timing": "standard", "script": "tiny"},
              {"timing": "compressed"}),
     play_tables=6,
