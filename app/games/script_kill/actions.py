@@ -9,22 +9,9 @@ from typing import Any
 
 from app.games.base import GameError
 from app.games.kit import Action
+from app.games.script_kill import commands as c
 from app.games.script_kill import discovery, voting
-from app.games.script_kill.commands import (
-    MAX_SPEECH,
-    InspectRequest,
-    InvestigateRequest,
-    ListCluesRequest,
-    ListItemsRequest,
-    PrivateChatRequest,
-    ReadyRequest,
-    RevealClueRequest,
-    SpeakRequest,
-    TradeRequest,
-    UseItemRequest,
-    UsePowerRequest,
-    VoteRequest,
-)
+from app.games.script_kill.commands import MAX_SPEECH
 from app.games.script_kill.discovery import clue_record, item_record, private_to
 from app.games.script_kill.speaking import pass_floor
 from app.games.script_kill.stages import FORBIDDEN, GATES, allowed_in
@@ -94,17 +81,17 @@ def _other_seat(state: MatchState, player: Player, seat: int | None, what: str) 
     return seat
 
 
-def list_clues(step: Step, player: Player, cmd: ListCluesRequest) -> None:
+def list_clues(step: Step, player: Player, cmd: c.ListCluesRequest) -> None:
     state = step.state
     step.reply = {"clues": [clue_record(state.script.clue(k)) for k in player.clues],
                   "public_clues": [clue_record(state.script.clue(k)) for k in state.public_clues]}
 
 
-def list_items(step: Step, player: Player, cmd: ListItemsRequest) -> None:
+def list_items(step: Step, player: Player, cmd: c.ListItemsRequest) -> None:
     step.reply = {"items": [item_record(step.state, i) for i in player.items]}
 
 
-def inspect(step: Step, player: Player, cmd: InspectRequest) -> None:
+def inspect(step: Step, player: Player, cmd: c.InspectRequest) -> None:
     state = step.state
     if (cmd.item is None) == (cmd.clue is None):
         raise GameError("bad_request", "请指定要查看的 item 或 clue（二选一）。", field="item")
@@ -115,7 +102,7 @@ def inspect(step: Step, player: Player, cmd: InspectRequest) -> None:
         step.reply = {"inspected": {"kind": "clue", **clue_record(clue)}}
 
 
-def speak(step: Step, player: Player, cmd: SpeakRequest) -> None:
+def speak(step: Step, player: Player, cmd: c.SpeakRequest) -> None:
     state = step.state
     if state.phase == "self_intro":
         if player.spoke:
@@ -131,7 +118,7 @@ def speak(step: Step, player: Player, cmd: SpeakRequest) -> None:
         pass_floor(step)
 
 
-def reveal_clue(step: Step, player: Player, cmd: RevealClueRequest) -> None:
+def reveal_clue(step: Step, player: Player, cmd: c.RevealClueRequest) -> None:
     state = step.state
     if (cmd.item is None) == (cmd.clue is None):
         raise GameError("bad_request", "请指定要公开的 clue 或 item（二选一）。", field="clue")
@@ -148,7 +135,7 @@ def reveal_clue(step: Step, player: Player, cmd: RevealClueRequest) -> None:
                                                           else f"物品「{shown['item']['name']}」"))
 
 
-def investigate(step: Step, player: Player, cmd: InvestigateRequest) -> None:
+def investigate(step: Step, player: Player, cmd: c.InvestigateRequest) -> None:
     state = step.state
     if cmd.location not in state.unlocked_locations:
         known = {x.id: x.name for x in state.script.locations}
@@ -174,7 +161,7 @@ def _target(state: MatchState, player: Player, kind: str, target: int | str | No
     return target
 
 
-def use_power(step: Step, player: Player, cmd: UsePowerRequest) -> None:
+def use_power(step: Step, player: Player, cmd: c.UsePowerRequest) -> None:
     state = step.state
     mine = [p for p in state.script.powers if p.owner == player.character]
     power = next((p for p in mine if p.id == cmd.power), None)
@@ -193,7 +180,7 @@ def use_power(step: Step, player: Player, cmd: UsePowerRequest) -> None:
               target=target, result=shown)
 
 
-def use_item(step: Step, player: Player, cmd: UseItemRequest) -> None:
+def use_item(step: Step, player: Player, cmd: c.UseItemRequest) -> None:
     state = step.state
     item = state.script.item(_own_item(state, player, cmd.item))
     if item.effect is None:
@@ -209,7 +196,7 @@ def use_item(step: Step, player: Player, cmd: UseItemRequest) -> None:
               uses_left=state.item_uses.get(item.id), result=shown)
 
 
-def trade(step: Step, player: Player, cmd: TradeRequest) -> None:
+def trade(step: Step, player: Player, cmd: c.TradeRequest) -> None:
     state = step.state
     to = _other_seat(state, player, cmd.to, "交易")
     item = state.script.item(_own_item(state, player, cmd.item))
@@ -228,7 +215,7 @@ def trade(step: Step, player: Player, cmd: TradeRequest) -> None:
               text=f"{_name(state, player)}与{_name(state, receiver)}完成了一次交易。")
 
 
-def private_chat(step: Step, player: Player, cmd: PrivateChatRequest) -> None:
+def private_chat(step: Step, player: Player, cmd: c.PrivateChatRequest) -> None:
     state = step.state
     to = _other_seat(state, player, cmd.to, "私聊")
     text = _text(cmd.text)
@@ -237,11 +224,11 @@ def private_chat(step: Step, player: Player, cmd: PrivateChatRequest) -> None:
     state.chats.append(Chat(seq=event["seq"], from_seat=player.seat, to_seat=to, text=text))
 
 
-def vote(step: Step, player: Player, cmd: VoteRequest) -> None:
+def vote(step: Step, player: Player, cmd: c.VoteRequest) -> None:
     voting.vote(step, player, cmd.target if isinstance(cmd.target, int) else None)
 
 
-def ready(step: Step, player: Player, cmd: ReadyRequest) -> None:
+def ready(step: Step, player: Player, cmd: c.ReadyRequest) -> None:
     state = step.state
     if player.ready:
         raise GameError("already_ready", "你已示意准备完毕，请等待其他玩家。")
@@ -254,12 +241,12 @@ def ready(step: Step, player: Player, cmd: ReadyRequest) -> None:
 
 
 ACTIONS: Mapping[str, Action[Step]] = MappingProxyType({
-    "list_clues": Action(ListCluesRequest, list_clues), "list_items": Action(ListItemsRequest, list_items),
-    "inspect": Action(InspectRequest, inspect), "speak": Action(SpeakRequest, _marks_read(speak)),
-    "reveal_clue": Action(RevealClueRequest, _marks_read(reveal_clue)),
-    "investigate": Action(InvestigateRequest, _marks_read(investigate)),
-    "use_power": Action(UsePowerRequest, _marks_read(use_power)),
-    "use_item": Action(UseItemRequest, _marks_read(use_item)), "trade": Action(TradeRequest, _marks_read(trade)),
-    "private_chat": Action(PrivateChatRequest, _marks_read(private_chat)),
-    "vote": Action(VoteRequest, _marks_read(vote)), "ready": Action(ReadyRequest, _marks_read(ready)),
+    "list_clues": Action(c.ListCluesRequest, list_clues), "list_items": Action(c.ListItemsRequest, list_items),
+    "inspect": Action(c.InspectRequest, inspect), "speak": Action(c.SpeakRequest, _marks_read(speak)),
+    "reveal_clue": Action(c.RevealClueRequest, _marks_read(reveal_clue)),
+    "investigate": Action(c.InvestigateRequest, _marks_read(investigate)),
+    "use_power": Action(c.UsePowerRequest, _marks_read(use_power)),
+    "use_item": Action(c.UseItemRequest, _marks_read(use_item)), "trade": Action(c.TradeRequest, _marks_read(trade)),
+    "private_chat": Action(c.PrivateChatRequest, _marks_read(private_chat)),
+    "vote": Action(c.VoteRequest, _marks_read(vote)), "ready": Action(c.ReadyRequest, _marks_read(ready)),
 })
