@@ -5,12 +5,24 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from app.games.base import Event
-from app.games.kit.state import KitState, Timer
+from app.games.kit.state import Timer
 
-StateT = TypeVar("StateT", bound=KitState[Any, Any])
+
+class Clocked(Protocol):
+    """A state that numbers its events, carries its seed, and runs one public clock with its timer."""
+
+    seed: int
+    seq: int
+    deadline_at: float | None
+    deadline_ts: int | None
+    timer: Timer | None
+    timer_tokens: int
+
+
+StateT = TypeVar("StateT", bound=Clocked)
 
 
 class Step(Generic[StateT]):
@@ -33,16 +45,24 @@ class Step(Generic[StateT]):
         """A random source fixed by (seed, seq, purpose): the same game replays identically."""
         return random.Random(f"{self.state.seed}:{self.state.seq}:{purpose}")
 
-    def start_clock(self, seconds: float, kind: str) -> Timer:
-        """The public deadline `seconds` from now and its timer (a new token: an older Timeout no longer
-        matches)."""
+    def start_clock(self, seconds: float, kind: str, warning: str | None = None) -> int:
+        """The public deadline `seconds` from now and its timer `kind` (with `warning`: a `warning` timer halfway
+        first, whose handler arms `kind` at the deadline); returns `deadline_ts`."""
         self.state.deadline_at = self.now + seconds
         self.state.deadline_ts = math.ceil(self.state.deadline_at)
+        if warning is None:
+            self.arm(kind, self.state.deadline_at)
+        else:
+            self.arm(warning, self.now + seconds / 2)
+        return self.state.deadline_ts
+
+    def arm(self, kind: str, due: float) -> None:
+        """Replace the timer; the new token makes every older Timeout stale."""
         self.state.timer_tokens += 1
-        self.state.timer = Timer(due=self.state.deadline_at, kind=kind, token=self.state.timer_tokens)
-        return self.state.timer
+        self.state.timer = Timer(due=due, kind=kind, token=self.state.timer_tokens)
 
     def stop_clock(self) -> None:
+        """No deadline and no timer (a phase that waits for nobody, or the end)."""
         self.state.deadline_at = None
         self.state.deadline_ts = None
         self.state.timer = None

@@ -47,7 +47,7 @@ def open_debate(step: Step, nxt: DebateRound) -> Transition:
     state.current_speaker_seat = None
     state.debate_index = nxt.index
     state.debate_posts, state.debate_done = {}, []
-    deadline = step.start_clock(state.config.debate_timeout, None, "debate_expire")
+    deadline = step.start_clock(state.config.debate_timeout, "debate_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index, deadline_ts=deadline,
               pk=False, debate_round=nxt.index, debate_rounds=state.config.debate_rounds,
               max_messages=DEBATE_MAX_MESSAGES, max_chars=DEBATE_MAX_CHARS)

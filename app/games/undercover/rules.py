@@ -32,7 +32,7 @@ from app.games.undercover.commands import (
     Vote,
     Whisper,
 )
-from app.games.undercover.state import MatchState, TimerKind
+from app.games.undercover.state import MatchState
 from app.games.undercover.step import Outcome, Step
 from app.games.undercover.transitions import (
     DebateRound,
@@ -65,7 +65,7 @@ _HANDLERS: dict[type, Handler] = {
     DebatePass: debate.debate_pass,
 }
 
-_TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
+_TIMERS: dict[str, Callable[[Step], Transition]] = {
     "speak_warning": speaking.on_warning,
     "speak_expire": speaking.on_expire,
     "vote_warning": voting.on_warning,

@@ -44,7 +44,7 @@ def _open(step: Step, round_index: int, order: list[int], *, pk: bool) -> Transi
     state.speaking_order = order
     state.votes = {}
     state.current_speaker_seat = order[0]
-    deadline = step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
+    deadline = step.start_clock(state.config.speak_timeout, "speak_expire", warning="speak_warning")
     step.emit("phase_started", "public", phase=state.phase, round_index=round_index,
               deadline_ts=deadline, pk=pk, speaking_order=order)
     _announce_turn(step)
@@ -102,7 +102,7 @@ def advance(step: Step) -> Transition:
     if nxt is None:
         return SpeechesDone()
     state.current_speaker_seat = nxt
-    step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
+    step.start_clock(state.config.speak_timeout, "speak_expire", warning="speak_warning")
     _announce_turn(step)
     return None
 

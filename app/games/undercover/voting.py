@@ -31,7 +31,7 @@ def open_vote(step: Step, _: VoteRound) -> Transition:
     if not tally.voters(state):
         return _resolve(step)
     state.phase = f"vote_round_{state.round_index}"
-    deadline = step.start_clock(state.config.vote_timeout, "vote_warning", "vote_expire")
+    deadline = step.start_clock(state.config.vote_timeout, "vote_expire", warning="vote_warning")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
               deadline_ts=deadline, pk=state.pk)
     for seat in tally.voters(state):

@@ -45,7 +45,7 @@ from app.games.werewolf.commands import (
     Vote,
     Whisper,
 )
-from app.games.werewolf.state import MatchState, TimerKind
+from app.games.werewolf.state import MatchState
 from app.games.werewolf.step import Outcome, Step
 from app.games.werewolf.transitions import (
     Dawn,
@@ -99,7 +99,7 @@ _HANDLERS: dict[type, Handler] = {
     TakeOver: takeover.take_over,
 }
 
-_TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
+_TIMERS: dict[str, Callable[[Step], Transition]] = {
     "night_expire": night.on_expire,
     "witch_expire": witch.on_expire,
     "speak_expire": speaking.on_expire,
