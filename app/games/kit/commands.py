@@ -10,17 +10,21 @@ from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictInt
 from app.games.base import AbortReason
 
 
-class KitCommand(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
+class GameCommand(BaseModel):
+    """A command the rules accept: frozen, strict, no unknown fields."""
+
+    model_config = ConfigDict(frozen=True, strict=True, extra="forbid")
 
 
-class Join(KitCommand):
+class Join(GameCommand):
+    """A player takes the next free seat."""
+
     type: Literal["join"] = "join"
     name: str
     display_name: str
 
 
-class Act(KitCommand):
+class Act(GameCommand):
     """`seat` sends the action `request` (validated by its model in `parse_action`)."""
 
     type: Literal["act"] = "act"
@@ -28,22 +32,40 @@ class Act(KitCommand):
     request: SerializeAsAny[BaseModel]
 
 
-class Concede(KitCommand):
+class Vote(GameCommand):
+    """A living seat votes to send another out (the simultaneous vote of `voting`)."""
+
+    type: Literal["vote"] = "vote"
+    seat: int
+    target_seat: int
+    comment: str | None = None
+    analysis: dict[str, Any] | None = None
+
+
+class Concede(GameCommand):
+    """A seat leaves the game."""
+
     type: Literal["concede"] = "concede"
     seat: int
 
 
-class Abort(KitCommand):
+class Abort(GameCommand):
+    """The host cancels a waiting room, or the janitor clears a stale one."""
+
     type: Literal["abort"] = "abort"
     reason: AbortReason
 
 
-class Timeout(KitCommand):
+class Timeout(GameCommand):
+    """The scheduler fires the timer whose token it read from the state."""
+
     type: Literal["timeout"] = "timeout"
     token: int
 
 
-class TakeOver(KitCommand):
+class TakeOver(GameCommand):
+    """From now on the official bot plays `seat` (the services send it after too many timeouts in a row)."""
+
     type: Literal["take_over"] = "take_over"
     seat: int
 

@@ -14,8 +14,10 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from app.games.base import AbortReason, ErrorSpec, Event, GameError, MatchSummary
+from app.games.kit import lobby
 from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
 from app.games.kit.definition import GameDef
+from app.games.kit.dispatch import is_noop, summary
 from app.games.kit.state import KitState
 from app.games.kit.step import Outcome, Step
 
@@ -106,18 +108,13 @@ class KitGame(Generic[StateT, StepT]):
 
     def new_match(self, config: Any, host_name: str, host_display_name: str, *, seed: int,
                   now: float) -> Outcome[StateT]:
-        step = self.d.step(self.d.state(seed=seed, config=config), now)
-        step.emit("match_created", "public", config=self.config_to_json(config),
-                  players=[{"seat": 0, "name": host_name, "display_name": host_display_name}])
-        self._seat(step, host_name, host_display_name)
+        host = self.d.seat_model(seat=0, name=host_name, display_name=host_display_name)
+        step = self.d.step(self.d.state(seed=seed, config=config, players=[host]), now)
+        lobby.announce(step, self.config_to_json(config), host_name, host_display_name)
         return Outcome(step.state, step.events)
 
     def apply(self, state: StateT, command: Command, *, now: float) -> Outcome[StateT]:
-        if isinstance(command, Timeout):
-            timer = state.timer
-            if timer is None or timer.token != command.token or now < timer.due:
-                return Outcome(state, [])
-        if isinstance(command, Abort) and state.status == "aborted":
+        if is_noop(state, command, now):
             return Outcome(state, [])
         step = self.d.step(type(state).model_validate(state.model_dump()), now)  # a fast deep copy
         if isinstance(command, Join):
@@ -131,7 +128,7 @@ class KitGame(Generic[StateT, StepT]):
         elif isinstance(command, Concede):
             self._concede(step, command.seat)
         elif isinstance(command, Abort):
-            self._abort(step, command.reason)
+            lobby.abort(step, command.reason)
         elif isinstance(command, TakeOver):
             self._take_over(step, command.seat)
         else:
@@ -140,23 +137,11 @@ class KitGame(Generic[StateT, StepT]):
             self.d.after(step)
         return Outcome(step.state, step.events)
 
-    def _seat(self, step: StepT, name: str, display_name: str) -> None:
-        seat = len(step.state.players)
-        step.state.players.append(self.d.seat_model(seat=seat, name=name, display_name=display_name))
-        step.emit("player_joined", "public", seat=seat, name=name, display_name=display_name)
-
     def _join(self, step: StepT, cmd: Join) -> None:
         state = step.state
-        if state.status == "in_progress":
-            raise GameError("match_full", "every seat is taken", status=state.status)
-        if state.status != "waiting":
-            raise GameError("match_not_waiting", "the match is not waiting for players", status=state.status)
-        if not cmd.name.strip() or not cmd.display_name.strip():
-            raise GameError("bad_request", "name and display_name must not be empty")
-        if any(p.name == cmd.name for p in state.players):
-            raise GameError("duplicate_player", "this player already has a seat", name=cmd.name)
-        self._seat(step, cmd.name, cmd.display_name)
-        if len(state.players) == self.n_players(state.config):
+        if lobby.seat_player(step, lambda seat: state.players.append(self.d.seat_model(
+                seat=seat, name=cmd.name, display_name=cmd.display_name)), cmd.name, cmd.display_name,
+                self.n_players(state.config)):
             self.d.deal(step)
 
     def _act(self, step: StepT, cmd: Act) -> None:
@@ -191,19 +176,6 @@ class KitGame(Generic[StateT, StepT]):
         if self.d.concede is not None:
             self.d.concede(step, player)
 
-    def _abort(self, step: StepT, reason: AbortReason) -> None:
-        state = step.state
-        if state.status == "finished":
-            raise GameError("match_finished", "the match is over")
-        if state.status != "waiting" and reason != "janitor_timeout":
-            raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
-        state.status = "aborted"
-        state.phase = "aborted"
-        step.stop_clock()
-        summary = "房主取消了对局" if reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
-        state.result = {"winner_camp": None, "reason": reason, "summary": summary}
-        step.emit("match_aborted", "public", reason=reason)
-
     def _take_over(self, step: StepT, seat: int) -> None:
         player = step.state.seat(seat)
         if step.state.status != "in_progress" or player is None or player.taken_over:
@@ -220,10 +192,10 @@ class KitGame(Generic[StateT, StepT]):
         return self.d.state.model_validate(dict(data))
 
     def summary(self, state: StateT) -> MatchSummary:
-        timer = state.timer
-        result = state.result if state.status in ENDED else None
-        return {"status": state.status, "phase": state.phase, "result": result,
-                "timer": None if timer is None else {"due": timer.due, "kind": timer.kind, "token": timer.token}}
+        body = summary(state)
+        if state.status not in ENDED:
+            body["result"] = None
+        return body
 
     def role_set(self, state: StateT, seat: int) -> frozenset[str]:
         if self.d.role_set is not None:

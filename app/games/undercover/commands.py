@@ -6,7 +6,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from app.games.common.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
+from app.games.kit.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
 
 
 class Join(GameCommand):

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
 from app.games.undercover import host
 from app.games.undercover.checks import check_secret
 from app.games.undercover.commands import Debate, DebatePass

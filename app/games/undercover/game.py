@@ -13,8 +13,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
-from app.games.common import dispatch
-from app.games.common.voting import voters
+from app.games.kit import dispatch
+from app.games.kit.voting import voters
 from app.games.undercover import ending, recap_voice, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions

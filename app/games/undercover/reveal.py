@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_seat
+from app.games.kit.checks import clean_text, require_seat
 from app.games.undercover import ending
 from app.games.undercover.checks import check_secret
 from app.games.undercover.commands import GuessWord, LastWords

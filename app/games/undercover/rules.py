@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.games.common.dispatch import handler_for, is_noop
+from app.games.kit.dispatch import handler_for, is_noop
 from app.games.undercover import concede, debate, lobby, reveal, speaking, table, takeover, voting, whisper
 from app.games.undercover.commands import (
     Abort,

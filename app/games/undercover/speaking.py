@@ -8,7 +8,7 @@ ascending seat order. Each speaker has `speak_timeout` seconds, with a private
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
+from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.undercover.checks import check_analysis, check_secret
 from app.games.undercover.commands import Skip, Speak
 from app.games.undercover.instructions import screen, strings_of

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common import voting as tally
-from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
+from app.games.kit import voting as tally
+from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.undercover import ending
 from app.games.undercover.checks import check_analysis, check_secret
 from app.games.undercover.commands import Vote

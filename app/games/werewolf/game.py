@@ -12,8 +12,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
-from app.games.common import dispatch
-from app.games.common.voting import voters
+from app.games.kit import dispatch
+from app.games.kit.voting import voters
 from app.games.werewolf import rules, view
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.commands import ACTIONS, Abort, Command, Concede, Join, TakeOver, Timeout, parse_command

@@ -15,8 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common.checks import require_in_progress
-from app.games.common.dispatch import handler_for, is_noop
+from app.games.kit.checks import require_in_progress
+from app.games.kit.dispatch import handler_for, is_noop
 from app.games.werewolf import (
     concede,
     dawn,

@@ -1,23 +1,48 @@
-"""The waiting room both games share: who may join, the room's first events, and abort."""
+"""The waiting room every game shares: the room's first events, who may join, seating, abort."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
 
-from app.games.base import GameError
-from app.games.common.table import Table, TableStep
-
-AbortReason = Literal["host_cancelled", "janitor_timeout"]
+from app.games.base import AbortReason, Event, GameError, MatchStatus
+from app.games.kit.state import Timer
 
 
-def announce(step: TableStep, config: dict[str, Any], host_name: str, host_display_name: str) -> None:
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class Room(Protocol):
+    """A state with a status and its seats."""
+
+    status: MatchStatus
+    phase: str
+    result: dict[str, Any] | None
+    timer: Timer | None
+
+    @property
+    def players(self) -> Sequence[Named]: ...
+
+
+class RoomStep(Protocol):
+    @property
+    def state(self) -> Room: ...
+
+    def emit(self, type_: str, visibility: str = "public", **fields: Any) -> Event: ...
+
+    def stop_clock(self) -> None: ...
+
+
+def announce(step: RoomStep, config: dict[str, Any], host_name: str, host_display_name: str) -> None:
     """The events of a new room: `match_created` (with the dumped config) and the host's `player_joined`."""
     step.emit("match_created", "public", config=config,
               players=[{"seat": 0, "name": host_name, "display_name": host_display_name}])
     step.emit("player_joined", "public", seat=0, name=host_name, display_name=host_display_name)
 
 
-def check_join(state: Table, name: str, display_name: str) -> int:
+def check_join(state: Room, name: str, display_name: str) -> int:
     """The seat a joining player gets; raises when the room is not open to this player."""
     if state.status == "in_progress":
         raise GameError("match_full", "every seat is taken", status=state.status)
@@ -30,16 +55,24 @@ def check_join(state: Table, name: str, display_name: str) -> int:
     return len(state.players)
 
 
-def abort(step: TableStep, reason: AbortReason) -> None:
+def seat_player(step: RoomStep, add: Callable[[int], object], name: str, display_name: str, n_players: int) -> bool:
+    """Seat a player in the next free seat (`add(seat)` puts its row in the state); True when that filled the
+    table (the game deals then)."""
+    seat = check_join(step.state, name, display_name)
+    add(seat)
+    step.emit("player_joined", "public", seat=seat, name=name, display_name=display_name)
+    return len(step.state.players) == n_players
+
+
+def abort(step: RoomStep, reason: AbortReason) -> None:
     """Cancel a waiting room (the janitor may also clear a running one)."""
     state = step.state
     if state.status == "finished":
         raise GameError("match_finished", "the match is over")
     if state.status != "waiting" and reason != "janitor_timeout":
         raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
-    state.status = state.phase = "aborted"
-    state.current_speaker_seat = None
-    state.pending = []
+    state.status = "aborted"
+    state.phase = "aborted"
     step.stop_clock()
     summary = "房主取消了对局" if reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
     state.result = {"winner_camp": None, "reason": reason, "summary": summary}

@@ -1,4 +1,4 @@
-"""The parts of `rules.apply` and `Game` both games share: which commands change nothing, the handler lookup,
+"""The parts of `rules.apply` and `Game` every game shares: which commands change nothing, the handler lookup,
 and the match summary."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol, TypeVar
 
 from app.games.base import GameError, MatchStatus, MatchSummary, TimerSummary
-from app.games.common.commands import Abort, Timeout
+from app.games.kit.commands import Abort, Timeout
 
 HandlerT = TypeVar("HandlerT")
 
