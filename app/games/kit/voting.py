@@ -1,6 +1,6 @@
 """The phase kit of a simultaneous vote with tie-breaks and PK: who votes for whom, the breakdown, the tie-break.
 
-`tie_break` means the same in every game that votes so: `random` draws among the tied; `revote` gives the tied seats a PK
+`tie_break`, for every game: `random` draws among the tied; `revote` gives the tied seats a PK
 (a PK that ties again, or a tie of every living seat, draws at random); `noop_then_random` sends nobody
 out, but a second tie on the next consecutive round draws at random.
 """
