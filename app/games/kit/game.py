@@ -130,7 +130,7 @@ class KitGame(Generic[StateT, StepT]):
         elif isinstance(command, Abort):
             lobby.abort(step, command.reason)
         elif isinstance(command, TakeOver):
-            self._take_over(step, command.seat)
+            lobby.take_over(step, step.state.seat(command.seat), command.seat)
         else:
             raise GameError("bad_request", f"not a command: {type(command).__name__}")
         if step.state.status == "in_progress" and self.d.after is not None:
@@ -175,13 +175,6 @@ class KitGame(Generic[StateT, StepT]):
         step.emit("player_conceded", "public", seat=seat)
         if self.d.concede is not None:
             self.d.concede(step, player)
-
-    def _take_over(self, step: StepT, seat: int) -> None:
-        player = step.state.seat(seat)
-        if step.state.status != "in_progress" or player is None or player.taken_over:
-            return
-        player.taken_over = True
-        step.emit("seat_taken_over", "public", seat=seat)
 
     # --- state and views --------------------------------------------------------------------------------------
 

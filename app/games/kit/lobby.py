@@ -14,6 +14,10 @@ class Named(Protocol):
     def name(self) -> str: ...
 
 
+class Marked(Protocol):
+    taken_over: bool
+
+
 class Room(Protocol):
     """A state with a status and its seats."""
 
@@ -77,3 +81,12 @@ def abort(step: RoomStep, reason: AbortReason) -> None:
     summary = "房主取消了对局" if reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
     state.result = {"winner_camp": None, "reason": reason, "summary": summary}
     step.emit("match_aborted", "public", reason=reason)
+
+
+def take_over(step: RoomStep, seat: Marked | None, number: int, **fields: Any) -> None:
+    """From now on the official bot plays seat `number`: a public `seat_taken_over` (with `fields`); again, for no
+    seat, or outside a running match: nothing (issue 19)."""
+    if step.state.status != "in_progress" or seat is None or seat.taken_over:
+        return
+    seat.taken_over = True
+    step.emit("seat_taken_over", "public", seat=number, **fields)

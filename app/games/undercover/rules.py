@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from app.games.kit import lobby as room
 from app.games.kit.dispatch import handler_for, is_noop
-from app.games.undercover import concede, debate, lobby, reveal, speaking, table, takeover, voting, whisper
+from app.games.undercover import concede, debate, lobby, reveal, speaking, table, voting, whisper
 from app.games.undercover.commands import (
     Abort,
     Command,
@@ -50,6 +51,11 @@ new_match = lobby.new_match
 
 Handler = Callable[[Step, Any], Transition]
 
+def _take_over(step: Step, cmd: TakeOver) -> Transition:
+    room.take_over(step, step.state.seat(cmd.seat), cmd.seat, round=step.state.round_index)
+    return None
+
+
 _HANDLERS: dict[type, Handler] = {
     Join: lobby.join,
     Abort: lobby.abort,
@@ -60,7 +66,7 @@ _HANDLERS: dict[type, Handler] = {
     GuessWord: reveal.guess_word,
     Concede: concede.concede,
     Whisper: whisper.whisper,
-    TakeOver: takeover.take_over,
+    TakeOver: _take_over,
     Debate: debate.debate,
     DebatePass: debate.debate_pass,
 }

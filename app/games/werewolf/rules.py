@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import GameError
+from app.games.kit import lobby as room
 from app.games.kit.checks import require_in_progress
 from app.games.kit.dispatch import handler_for, is_noop
 from app.games.werewolf import (
@@ -25,7 +26,6 @@ from app.games.werewolf import (
     night,
     pending,
     speaking,
-    takeover,
     voting,
     whisper,
     witch,
@@ -85,6 +85,11 @@ def _last_words(step: Step, cmd: LastWords) -> Transition:
     return pending.last_words(step, cmd)
 
 
+def _take_over(step: Step, cmd: TakeOver) -> Transition:
+    room.take_over(step, step.state.seat(cmd.seat), cmd.seat, round=step.state.round_index)
+    return None
+
+
 _HANDLERS: dict[type, Handler] = {
     Join: lobby.join,
     Abort: lobby.abort,
@@ -96,7 +101,7 @@ _HANDLERS: dict[type, Handler] = {
     LastWords: _last_words,
     Shoot: pending.shoot,
     Concede: concede.concede,
-    TakeOver: takeover.take_over,
+    TakeOver: _take_over,
 }
 
 _TIMERS: dict[str, Callable[[Step], Transition]] = {
