@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from app.games.kit import lobby as room
-from app.games.kit.dispatch import handler_for, is_noop
+from app.games.kit.dispatch import is_noop, run_phases
 from app.games.undercover import concede, debate, lobby, reveal, speaking, table, voting, whisper
 from app.games.undercover.commands import (
     Abort,
@@ -29,7 +29,6 @@ from app.games.undercover.commands import (
     Skip,
     Speak,
     TakeOver,
-    Timeout,
     Vote,
     Whisper,
 )
@@ -115,12 +114,6 @@ def apply(state: MatchState, command: Command, *, now: float,
         return Outcome(state, [])
     # A dump/validate round trip is a deep copy, and 2-3x faster than copy.deepcopy here.
     step = Step(MatchState.model_validate(state.model_dump()), now, pairs)
-    if isinstance(command, Timeout):
-        assert step.state.timer is not None
-        nxt = _TIMERS[step.state.timer.kind](step)
-    else:
-        nxt = handler_for(_HANDLERS, command)(step, command)
-    while nxt is not None:
-        nxt = _OPENERS[type(nxt)](step, nxt)
+    run_phases(step, command, _HANDLERS, _TIMERS, _OPENERS)
     table.sync(step)
     return Outcome(step.state, step.events)

@@ -17,7 +17,7 @@ from typing import Any
 from app.games.base import GameError
 from app.games.kit import lobby as room
 from app.games.kit.checks import require_in_progress
-from app.games.kit.dispatch import handler_for, is_noop
+from app.games.kit.dispatch import is_noop, run_phases
 from app.games.werewolf import (
     concede,
     dawn,
@@ -41,7 +41,6 @@ from app.games.werewolf.commands import (
     Skip,
     Speak,
     TakeOver,
-    Timeout,
     Vote,
     Whisper,
 )
@@ -152,11 +151,5 @@ def apply(state: MatchState, command: Command, *, now: float) -> Outcome:
     if is_noop(state, command, now):
         return Outcome(state, [])
     step = Step(MatchState.model_validate(state.model_dump()), now)
-    if isinstance(command, Timeout):
-        assert step.state.timer is not None
-        nxt = _TIMERS[step.state.timer.kind](step)
-    else:
-        nxt = handler_for(_HANDLERS, command)(step, command)
-    while nxt is not None:
-        nxt = _OPENERS[type(nxt)](step, nxt)
+    run_phases(step, command, _HANDLERS, _TIMERS, _OPENERS)
     return Outcome(step.state, step.events)
