@@ -82,8 +82,3 @@ class Request(BaseModel):
         None, ge=0, description="optional: the `events_total` your decision is based on; if the match has moved "
                                 "past it → 409 `stale_state`")
 
-
-def request_of(command: Any) -> BaseModel:
-    """The request an `Act` carries."""
-    assert isinstance(command, Act)
-    return command.request

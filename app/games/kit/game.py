@@ -7,7 +7,7 @@ takeover, the config and state JSON, the summary and the views' frame are the ki
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
@@ -17,7 +17,7 @@ from app.games.base import AbortReason, ErrorSpec, Event, GameError, MatchSummar
 from app.games.kit import lobby
 from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
 from app.games.kit.definition import GameDef
-from app.games.kit.dispatch import is_noop, summary
+from app.games.kit.dispatch import is_noop, run_phases, summary
 from app.games.kit.state import KitState
 from app.games.kit.step import Outcome, Step
 
@@ -44,6 +44,10 @@ class KitGame(Generic[StateT, StepT]):
         self.secret_fields: tuple[str, ...] = d.secret_fields
         self.sides: tuple[str, ...] = d.sides
         self.profile_stats: Mapping[str, tuple[str, ...]] = d.profile_stats
+        self._handlers: dict[type, Callable[[StepT, Any], None]] = {
+            Join: self._join, Act: self._act, Concede: lambda s, c: self._concede(s, c.seat),
+            Abort: lambda s, c: lobby.abort(s, c.reason),
+            TakeOver: lambda s, c: lobby.take_over(s, s.state.seat(c.seat), c.seat)}
 
     # --- config and commands ----------------------------------------------------------------------------------
 
@@ -117,22 +121,9 @@ class KitGame(Generic[StateT, StepT]):
         if is_noop(state, command, now):
             return Outcome(state, [])
         step = self.d.step(type(state).model_validate(state.model_dump()), now)  # a fast deep copy
-        if isinstance(command, Join):
-            self._join(step, command)
-        elif isinstance(command, Act):
-            self._act(step, command)
-            if step.reply is not None:
-                return Outcome(state, [], step.reply)
-        elif isinstance(command, Timeout):
-            self.d.timers[command_kind(state)](step)
-        elif isinstance(command, Concede):
-            self._concede(step, command.seat)
-        elif isinstance(command, Abort):
-            lobby.abort(step, command.reason)
-        elif isinstance(command, TakeOver):
-            lobby.take_over(step, step.state.seat(command.seat), command.seat)
-        else:
-            raise GameError("bad_request", f"not a command: {type(command).__name__}")
+        run_phases(step, command, self._handlers, self.d.timers, {})
+        if step.reply is not None:  # a read-only action: nothing changed, nothing to store
+            return Outcome(state, [], step.reply)
         if step.state.status == "in_progress" and self.d.after is not None:
             self.d.after(step)
         return Outcome(step.state, step.events)
@@ -233,11 +224,6 @@ class KitGame(Generic[StateT, StepT]):
         if state.result is not None and state.status in ENDED:
             body["result"] = state.result
         return body
-
-
-def command_kind(state: KitState[Any, Any]) -> str:
-    assert state.timer is not None
-    return state.timer.kind
 
 
 def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:
