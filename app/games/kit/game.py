@@ -13,11 +13,12 @@ from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
-from app.games.base import AbortReason, ErrorSpec, Event, GameError, MatchSummary
+from app.games.base import ErrorSpec, Event, GameError, MatchSummary
 from app.games.kit import lobby
 from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
 from app.games.kit.definition import GameDef
 from app.games.kit.dispatch import is_noop, run_phases, summary
+from app.games.kit.members import Members
 from app.games.kit.state import KitState
 from app.games.kit.step import Outcome, Step
 
@@ -31,7 +32,7 @@ def _field_of(exc: ValidationError) -> tuple[str, str]:
     return ".".join(str(p) for p in first["loc"]) or "config", str(first["msg"])
 
 
-class KitGame(Generic[StateT, StepT]):
+class KitGame(Members[StateT], Generic[StateT, StepT]):
     """A game built from its definition; each member's contract is on `app.protocol.registry.Game`."""
 
     def __init__(self, d: GameDef[StateT, StepT]) -> None:
@@ -44,6 +45,7 @@ class KitGame(Generic[StateT, StepT]):
         self.secret_fields: tuple[str, ...] = d.secret_fields
         self.sides: tuple[str, ...] = d.sides
         self.profile_stats: Mapping[str, tuple[str, ...]] = d.profile_stats
+        self.state_model = d.state
         self._handlers: dict[type, Callable[[StepT, Any], None]] = {
             Join: self._join, Act: self._act, Concede: lambda s, c: self._concede(s, c.seat),
             Abort: lambda s, c: lobby.abort(s, c.reason),
@@ -62,14 +64,8 @@ class KitGame(Generic[StateT, StepT]):
                 raise GameError("invalid_config", f"unknown config field: {where}", field=where) from None
             raise GameError("invalid_config", f"{where}: {message}", field=where) from None
 
-    def config_to_json(self, config: Any) -> dict[str, Any]:
-        return dict(config.model_dump(mode="json"))
-
     def n_players(self, config: Any) -> int:
         return self.d.n_players(config)
-
-    def join(self, name: str, display_name: str) -> Join:
-        return Join(name=name, display_name=display_name)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act:
         """The request model of the body's `type` validates it; `bad_request` with every error otherwise."""
@@ -87,18 +83,6 @@ class KitGame(Generic[StateT, StepT]):
             errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
             where = ".".join(str(part) for part in errors[0]["loc"])
             raise GameError("bad_request", f"{where}: {errors[0]['msg']}", field=where, errors=errors) from None
-
-    def concede(self, seat: int) -> Concede:
-        return Concede(seat=seat)
-
-    def abort(self, reason: AbortReason) -> Abort:
-        return Abort(reason=reason)
-
-    def timeout(self, token: int) -> Timeout:
-        return Timeout(token=token)
-
-    def take_over(self, seat: int) -> TakeOver:
-        return TakeOver(seat=seat)
 
     def command_from_json(self, data: Mapping[str, Any]) -> Command:
         """A command as `model_dump` wrote it (golden transcripts)."""
@@ -169,13 +153,7 @@ class KitGame(Generic[StateT, StepT]):
 
     # --- state and views --------------------------------------------------------------------------------------
 
-    def state_to_json(self, state: StateT) -> dict[str, Any]:
-        return dict(state.model_dump(mode="json"))
-
-    def state_from_json(self, data: Mapping[str, Any]) -> StateT:
-        return self.d.state.model_validate(dict(data))
-
-    def summary(self, state: StateT) -> MatchSummary:
+    def summary(self, state: Any) -> MatchSummary:
         body = summary(state)
         if state.status not in ENDED:
             body["result"] = None
