@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 from app.games.kit.table import Table, TableStep
 
@@ -105,3 +106,15 @@ def announce_pk(step: TableStep, tied: tuple[int, ...], votes: dict[str, int]) -
     state = step.state
     step.emit("vote_tied", "public", round=state.round_index, tied_seats=list(tied), vote_breakdown=votes,
               next="revote")
+
+
+def close_table(step: TableStep, camp: str | None, winners: list[int], losers: list[int],
+                reason: str) -> dict[str, Any]:
+    """The match is over: nobody speaks, is pending or votes, no clock runs; the result's head (the game adds its
+    own fields, then emits `match_finished`)."""
+    state = step.state
+    state.status = state.phase = "finished"
+    state.current_speaker_seat = None
+    state.pending, state.votes, state.pk, state.pk_candidates = [], {}, False, []
+    step.stop_clock()
+    return {"winner_camp": camp, "winning_seats": winners, "losing_seats": losers, "reason": reason}
