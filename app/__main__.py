@@ -34,7 +34,10 @@ def main() -> None:
     app = create_app(settings)
     # Keep-alive outlives a long-poll cycle and common load-balancer idle timeouts (60 s), so a client reusing a
     # pooled connection does not race the server closing it.
+    # uvicorn's loggers write through the process's handler (`app.logs`: text or JSON); its access log is off, the
+    # request line of `app.api.middleware` replaces it.
     config = uvicorn.Config(app, host=settings.host, port=settings.port, log_level=settings.log_level.lower(),
+                            log_config=None, access_log=False,
                             timeout_graceful_shutdown=3, timeout_keep_alive=65,
                             # Per-IP limits count the socket's peer; proxies are trusted only by WODI_TRUSTED_PROXIES.
                             proxy_headers=False)

@@ -10,7 +10,10 @@ and as p50/p95/max, the time to fully seated: by the server's own stamps (`match
 as the person sees it (the quick start's request sent → the long-poll returning the running match); then one
 SUMMARY line. The spawned server starts with the filler's first two agents per persona and its reserve (four per
 persona, registered as it starts), so the run includes the pool's growth (registering the agents the tables need,
-up to `WODI_BOT_POOL_MAX` per persona).
+up to `WODI_BOT_POOL_MAX` per persona). Each table is a guest on a device of its own (`X-Forwarded-For`, which
+the spawned server trusts from 127.0.0.1): one client's share of the bots (`WODI_QUICK_START_BOTS_PER_CLIENT`) would
+refuse the third table of a single address. A running server must trust the bench's address the same way
+(`WODI_TRUSTED_PROXIES`) or allow one client the whole run.
 """
 
 from __future__ import annotations
@@ -46,7 +49,8 @@ class Seated:
 async def one_table(client: httpx.AsyncClient, index: int, delay: float) -> Seated:
     await asyncio.sleep(delay)
     sent = time.perf_counter()
-    started = await client.post("/api/play", json={"name": f"玩家{index}"})
+    device = {"X-Forwarded-For": f"10.77.{index // 250}.{index % 250 + 1}"}  # one guest, one device
+    started = await client.post("/api/play", json={"name": f"玩家{index}"}, headers=device)
     if started.status_code != 201:
         raise RuntimeError(f"table {index}: POST /api/play {started.status_code} {started.text[:200]}")
     answered = time.perf_counter() - sent

@@ -1,7 +1,8 @@
 """Several server processes on one PostgreSQL, to try the scale-out locally: `python -m app.cluster -n 2`.
 
 Each process is a plain `python -m app` on its own port (WODI_PORT, WODI_PORT+1, …); put any HTTP load
-balancer in front, no sticky sessions needed. Ctrl-C stops them all.
+balancer in front, no sticky sessions needed. With WODI_METRICS_PORT set, each serves `/metrics` on its own metrics
+port too (WODI_METRICS_PORT, WODI_METRICS_PORT+1, …), for Prometheus to scrape each process. Ctrl-C stops them all.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ def main() -> None:
     processes = []
     for index in range(args.processes):
         env = {**os.environ, "WODI_PORT": str(settings.port + index)}
+        if settings.metrics_port is not None:
+            env["WODI_METRICS_PORT"] = str(settings.metrics_port + index)
         processes.append(subprocess.Popen([sys.executable, "-m", "app"], env=env))
         print(f"process {index + 1}: http://{settings.host}:{settings.port + index}", flush=True)
     try:

@@ -5,20 +5,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
-import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from fastapi import FastAPI
 
+from app import logs
 from app.api import (
     account_pages,
     agents,
+    benchmark_pages,
+    benchmarks,
     errors,
     games,
     health,
     matches,
+    metrics,
     openapi_schema,
+    operator,
     owners,
     pages,
     play,
@@ -47,13 +51,15 @@ DESCRIPTION = (
 def create_app(settings: Settings | None = None) -> FastAPI:
     """Build the app. Tests pass their own settings; `uvicorn app.main:app` uses the environment."""
     settings = settings or get_settings()
-    logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    logs.configure(settings.log_level, settings.log_format)
     runtime = Runtime(settings)
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await runtime.start()
+        metrics_port = metrics.MetricsPort(runtime) if settings.metrics_port is not None else None
+        if metrics_port is not None:
+            await metrics_port.start()
         bots = None
         if settings.bots_enabled:
             bots = asyncio.create_task(run_as_leader(settings.database_url, BOT_FILLER_LOCK,
@@ -68,6 +74,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             bots.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await bots
+        if metrics_port is not None:
+            await metrics_port.stop()
         await runtime.stop()
 
     app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
@@ -77,7 +85,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks):
+    for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
+                   operator, benchmarks, benchmark_pages):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app
@@ -93,9 +102,11 @@ async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
                          settings.bot_fill_after, llm=LLMBrain.from_settings(settings),
                          pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE)
     await filler.start()
+    runtime.bots = filler
     try:
         await asyncio.Event().wait()
     finally:
+        runtime.bots = None
         await filler.stop()
 
 

@@ -9,19 +9,22 @@ from functools import partial
 from typing import TYPE_CHECKING
 
 import asyncpg
+from sqlalchemy import event
 
 from app.db.database import Database
 from app.games.installed import installed
 from app.protocol import registry
 from app.protocol.errors import ApiError
-from app.services import matches
+from app.services import matches, metrics
 from app.services.afterword import Afterwords
+from app.services.benchmarks import BenchmarkRunner
 from app.services.group_commit import GroupCommit
 from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
 from app.services.notifier import MemoryNotifier, Notifier
 from app.services.pg_notifier import PostgresNotifier
+from app.services.presence import Presence
 from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
 from app.services.sessions import SessionSigner
@@ -33,6 +36,7 @@ from app.settings import Settings
 
 if TYPE_CHECKING:
     from app.bots.recap_voice import RecapVoice
+    from app.bots.runner import LobbyFiller
 
 log = logging.getLogger("wodi.runtime")
 
@@ -44,13 +48,14 @@ class Runtime:
         self.settings = settings
         self.clock = clock
         self.db = Database(settings.database_url, settings.db_pool_size)
+        event.listen(self.db.engine.sync_engine.pool, "checkout", lambda *_: metrics.DB_CHECKOUTS.inc())
         self.limiter = RateLimiter(settings.rate_limit_enabled)
         self.sessions = SessionSigner(settings)
         self.keys = KeyCache()
         self.commands = GroupCommit(batch_errors=(ApiError,))
         # With other writers a timer may be armed elsewhere: re-read the earliest deadline every second as well.
         self.scheduler = Scheduler(settings, self.db, clock, partial(matches.fire_timer, self),
-                                   partial(matches.janitor_abort, self),
+                                   partial(matches.janitor_abort, self), partial(matches.end_away, self),
                                    max_sleep=30.0 if settings.only_writer else 1.0)
         self.notifier: Notifier = (
             MemoryNotifier(on_commit=self.scheduler.poke) if settings.only_writer
@@ -63,8 +68,11 @@ class Runtime:
                                             max_sleep=30.0 if settings.only_writer else 1.0)
         self.streams = StreamSlots(settings.streams_per_client)
         self.hooked = HookedAgents(authoritative=settings.only_writer)
+        self.presence = Presence()
         self._writers_lock: asyncpg.Connection | None = None
+        self.bots: LobbyFiller | None = None  # the official bots, when this process runs them (`/metrics`)
         self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)
+        self.benchmarks = BenchmarkRunner(self)
         for game, brain in installed():
             registry.register(game, brain)
 
@@ -77,6 +85,8 @@ class Runtime:
         await self.notifier.start()
         await self.scheduler.start()
         await self.webhook_sender.start()
+        metrics.watch(self)
+        await self.benchmarks.start()
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "
@@ -94,8 +104,11 @@ class Runtime:
 
     def match_ended(self, match_id: str) -> None:
         self.afterwords.ended(match_id)
+        self.benchmarks.ended(match_id)
 
     async def stop(self) -> None:
+        metrics.unwatch(self)
+        await self.benchmarks.stop()
         await self.afterwords.stop()
         await self.webhook_sender.stop()
         await self.scheduler.stop()

@@ -1,4 +1,4 @@
-"""Every setting in one place (prefix WODI_); the README documents each one."""
+"""Every setting in one place (prefix WODI_); each field's docstring is its row in docs/operate/settings.md."""
 
 from __future__ import annotations
 
@@ -17,44 +17,113 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_prefix="WODI_", env_file=".env", extra="ignore")
+    # Each field's docstring is its line in the docs' settings table (`python -m tools.docs`).
+    model_config = SettingsConfigDict(env_prefix="WODI_", env_file=".env", extra="ignore",
+                                      use_attribute_docstrings=True)
 
     database_url: str = "sqlite+aiosqlite:///./wodi.db"
+    """SQLAlchemy async URL; production: `postgresql+asyncpg://user@host/db`."""
     public_base_url: str = "http://127.0.0.1:8000"
+    """Base of `invite_url`, `claim_url`, `profile_url`; a non-localhost URL refuses the development secrets below."""
     host: str = "127.0.0.1"
+    """Where `python -m app` (`make run`) listens."""
     port: int = 8000
+    """The port `python -m app` (`make run`) listens on."""
     secret_key: str = DEV_SECRET
+    """Signs session cookies and seals webhook secrets and stored idempotent answers. **Refused** unless the public
+    base URL is localhost."""
     official_bot_key: str = DEV_BOT_KEY
+    """`X-Official-Bot-Key` that registers official bots. **Refused** unless localhost; empty disables official-bot
+    registration."""
     longpoll_max_wait: float = Field(30.0, ge=0, le=30)
+    """Cap (seconds, ≤ 30) on the `wait` of long-polls."""
     db_pool_size: int = Field(20, ge=1)
+    """Database connections kept open per process (a fixed pool: no extra connections under bursts)."""
     rate_limit_enabled: bool = True
+    """Turn all rate limits on or off."""
     rate_limit_writes_per_minute: int = Field(240, ge=1)
+    """Writes (`POST /api/matches`, `/join`, `/action`, `/concede`, `/abort`, refused ones included) per API key per
+    minute; writes without a valid key count per client IP."""
     rate_limit_registrations_per_hour: int = Field(60, ge=1)
+    """`POST /api/agents` per client IP per hour (owner sign-ups share it)."""
     rate_limit_matches_per_hour: int = Field(120, ge=1)
+    """`POST /api/matches` and `POST /api/play` per client IP per hour, and the seats guests and owners take by join."""
     rate_limit_logins_per_minute: int = Field(20, ge=1)
+    """Owner login attempts per client IP per minute."""
+    rate_limit_benchmarks_per_hour: int = Field(6, ge=1)
+    """Benchmark runs one agent may start per hour."""
     waiting_room_ttl: float = Field(1800.0, gt=0)
+    """Seconds after which the janitor aborts a waiting room nobody joined."""
     janitor_interval: float = Field(60.0, gt=0)
+    """Seconds between janitor sweeps."""
     session_days: int = Field(7, ge=1)
+    """Owner session cookie lifetime, in days."""
     return_to_hosts: str = "localhost,127.0.0.1,clawdchat.cn,www.clawdchat.cn"
+    """Comma-separated exact hosts allowed for the claim `return_to` (our own host is always allowed)."""
     provider_allowlist: str = ""
+    """Comma-separated `X-Provider-Id` values accepted; others get 403 `provider_not_allowed`. Empty: any."""
     trusted_proxies: str = ""
+    """Comma-separated IP addresses or networks of reverse proxies whose `X-Forwarded-For` names the client for per-IP
+    limits (the right-most hop they did not add). Empty: the socket's peer is the client, whatever the header says."""
     single_process: bool = False
+    """PostgreSQL only: `true` declares this server process the only writer (wake-ups stay in-process, reads trust the
+    cache), enforced by an advisory lock so a second process refuses to start; `false`: any number of processes
+    share the database."""
     # Casual matches: "live" = spectators get the god view while the match runs (the protocol's default);
     # "end" = only after it, as competitive (`compete_mode`) matches always do.
     casual_spectator_god_view: Literal["live", "end"] = "live"
+    """Casual matches: `live` = a logged-in spectator gets the god view while the match runs (the protocol's default);
+    `end` = only after it, as `compete_mode` matches always do."""
     bots_enabled: bool = True
+    """Run the lobby bot filler (the official bots) in the server."""
     bot_fill_after: float = Field(20.0, ge=0)
+    """Seconds a waiting room waits before bots fill it (quick-start rooms: none)."""
     bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them
+    """Official bot agents per persona at most; the pool grows to it as tables need bots."""
     bot_base_url: str = ""
+    """Where the in-process bots reach the API; empty: `http://127.0.0.1:$WODI_PORT`."""
+    quick_start_bots_per_client: int = Field(10, ge=1)
+    """One client's share of the bots: the bot seats its live quick starts may hold at once (one table always fits);
+    over it `POST /api/play` answers 429 `quick_start_limit`."""
+    quick_start_idle_turns: int = Field(3, ge=1)
+    """A quick table whose only person timed out this many turns in a row ends early (`player_idle`), freeing its
+    bots."""
+    quick_start_away_after: float = Field(180.0, gt=0)
+    """Seconds a quick table's person may read nothing before the table ends early (`player_left`)."""
     llm_base_url: str = ""
+    """Optional LLM brain and recap voice: an OpenAI-compatible chat-completions base URL; empty: the rule brain
+    only."""
     llm_api_key: str = ""
+    """The LLM endpoint's API key."""
     llm_model: str = "gpt-4o-mini"
+    """The LLM model name."""
     llm_timeout: float = Field(8.0, gt=0)
+    """Seconds to wait for the LLM (never past a turn's deadline); then the rule brain's action is sent."""
     webhook_allow_private: bool = False
+    """`true` lets webhooks call loopback, private and link-local addresses (a receiver on 127.0.0.1 in tests or on a
+    private network); cloud metadata addresses stay refused."""
     webhook_retry_base: float = Field(10.0, gt=0)
+    """Seconds before a failed delivery's first retry; each further retry waits twice as long (at most an hour)."""
     webhook_timeout: float = Field(10.0, gt=0, le=60)
+    """Seconds (≤ 60) a receiver has to answer a delivery; connecting gets at most 5."""
     streams_per_client: int = Field(8, ge=1)
+    """Event streams (`/events/stream`) one client (API key, play token, owner session, else IP) may hold open at once
+    in one process."""
+    rating_repeat_window_hours: float = Field(24.0, ge=0)
+    """The same owners at one competitive table are rated once per this many hours (0: every time)."""
     log_level: str = "INFO"
+    """Log level (`DEBUG` shows the bots' polling and health checks)."""
+    log_format: Literal["text", "json"] = "text"
+    """`text`: readable lines; `json`: one JSON object a line, for log collectors."""
+    metrics_token: str = ""
+    """`/metrics` on the public port behind `Authorization: Bearer <this token>` when set."""
+    metrics_port: int | None = Field(None, ge=1, le=65535)
+    """Else `/metrics` on a port of its own (no token), bound to `metrics_host`; with neither set, `/metrics` answers
+    only on a local server."""
+    metrics_host: str = "127.0.0.1"
+    """The address `metrics_port` binds."""
+    operator_token: str = ""
+    """The operator API (`/api/operator/…`, `python -m app.admin`) answers only to this bearer token; off when empty."""
 
     @property
     def is_local(self) -> bool:

@@ -2,25 +2,28 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
 
+import asyncpg
 import httpx
 import pytest
 from alembic import command
 from alembic.config import Config
 from fastapi import FastAPI
-from sqlalchemy import text
+from sqlalchemy import make_url, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.main import create_app
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = ("webhook_deliveries", "webhooks", "rating_history", "agent_ratings", "rating_anchors", "events", "seats",
-          "matches", "agent_side_stats", "agents", "owners", "idempotency_keys")
+TABLES = ("benchmark_games", "benchmarks", "decisions", "suspensions", "webhook_deliveries", "webhooks",
+          "rating_history", "agent_ratings", "rating_anchors", "events", "seats", "matches", "agent_side_stats",
+          "agents", "owners", "idempotency_keys")
 OFFICIAL_KEY = "test-official-bot-key"
 SEEN_ERRORS: list[tuple[int, dict[str, Any]]] = []
 
@@ -43,13 +46,36 @@ def migrate(url: str) -> None:
     command.upgrade(config, "head")
 
 
+async def _pg_admin(url: str, *statements: str) -> None:
+    """Run `statements` on the server of `url`, connected to its own database (CREATE/DROP DATABASE need
+    autocommit, which asyncpg gives outside a transaction)."""
+    parts = make_url(url)
+    conn = await asyncpg.connect(host=parts.host, port=parts.port or 5432, user=parts.username,
+                                 password=parts.password, database=parts.database)
+    try:
+        for statement in statements:
+            await conn.execute(statement)
+    finally:
+        await conn.close()
+
+
 @pytest.fixture(scope="session")
-def database_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+def database_url(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Iterator[str]:
+    """SQLite: a file per test session (so per pytest-xdist worker). PostgreSQL: the given database, or with
+    pytest-xdist a database of each worker's own (`<name>_<worker>`, made from scratch and dropped at the end), so
+    workers never share rows, advisory locks or NOTIFY channels."""
     url = os.environ.get("WODI_TEST_DATABASE_URL")
     if not url:
         url = f"sqlite+aiosqlite:///{tmp_path_factory.mktemp('db') / 'test.db'}"
+    own = url.startswith("postgresql") and worker_id != "master"
+    if own:
+        name = f"{make_url(url).database}_{worker_id}"
+        asyncio.run(_pg_admin(url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)', f'CREATE DATABASE "{name}"'))
+        url = make_url(url).set(database=name).render_as_string(hide_password=False)
     migrate(url)
     yield url
+    if own:
+        asyncio.run(_pg_admin(os.environ["WODI_TEST_DATABASE_URL"], f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
 
 
 def make_settings(database_url: str, **overrides: Any) -> Settings:

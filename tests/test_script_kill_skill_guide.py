@@ -21,6 +21,7 @@ import httpx
 from app.games.script_kill.errors import ERRORS as GAME_ERRORS
 from app.games.script_kill.stages import GATES, SUB_STAGES
 from tests.api.table import Table
+from tests.benchmarks.guide_setups import measure_setups
 from tests.test_skill_guide import Block, fresh_key, parse_guide
 
 GUIDE = Path(__file__).resolve().parents[1] / "script_kill-skill.md"
@@ -226,6 +227,10 @@ ERROR_SETUPS: dict[str, Setup] = {
     "agent_not_in_match": outsider,
     "invalid_config": free_agent,
 }
+
+MEASURE, MEASURE_ERRORS = measure_setups("script_kill", {})  # the "Measure your agent" section
+SUCCESS_SETUPS.update(MEASURE)
+ERROR_SETUPS.update(MEASURE_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

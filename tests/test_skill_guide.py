@@ -26,11 +26,12 @@ from app.games.undercover.text import contains_word
 from app.games.undercover.wordpairs import default_library
 from tests.api.helpers import bearer
 from tests.api.table import Table
+from tests.benchmarks.guide_setups import measure_setups
 
 # The guide's error table: the protocol's catalogue and the undercover game's own codes.
 
 GUIDE = Path(__file__).resolve().parents[1] / "undercover-skill.md"
-VARIABLES = frozenset({"WODI", "KEY", "MATCH", "TOKEN"})
+VARIABLES = frozenset({"WODI", "KEY", "MATCH", "TOKEN", "BENCH", "NAME"})
 BASE_URL = "http://testserver"
 EXPECT = re.compile(r"^<!-- expect: (?P<status>\d{3})(?: (?P<code>[a-z_]+))? -->$")
 VAR = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
@@ -451,6 +452,10 @@ ERROR_SETUPS: dict[str, Setup] = {
     "invalid_webhook_url": free_agent,
 }
 
+MEASURE, MEASURE_ERRORS = measure_setups("undercover", SLOW)  # the "Measure your agent" section
+SUCCESS_SETUPS.update(MEASURE)
+ERROR_SETUPS.update(MEASURE_ERRORS)
+
 
 def setup_for(block: Block) -> Setup:
     if block.code is not None:
@@ -470,6 +475,16 @@ async def send(client: httpx.AsyncClient, curl: Curl, values: Values) -> httpx.R
     return await client.request(curl.method, expand(curl.url, values), headers=headers, content=content)
 
 
+NDJSON = "application/x-ndjson"
+
+
+def first_line(response: httpx.Response) -> Any:
+    """An NDJSON answer (a dataset export): its first line stands for the rest (the guide shows one)."""
+    lines = response.text.splitlines()
+    assert lines, f"{response.request.url}: an empty export"
+    return json.loads(lines[0])
+
+
 async def run_blocks(client: httpx.AsyncClient, blocks: list[Block], setup_for: Callable[[Block], Setup],
                      guide: str) -> None:
     """Send every bash block of a guide in order, each after its setup, and check status, error code, the DM's
@@ -480,7 +495,7 @@ async def run_blocks(client: httpx.AsyncClient, blocks: list[Block], setup_for: 
         response = await send(client, block.curl, values)
         where = f"{guide} line {block.line}: {block.curl.method} {block.curl.url}"
         assert response.status_code == block.status, f"{where}: {response.status_code} {response.text}"
-        body = response.json()
+        body = first_line(response) if response.headers.get("content-type", "").startswith(NDJSON) else response.json()
         if block.code is not None:
             assert body["error"] == block.code and body["detail"]["error"] == block.code, f"{where}: {body}"
             if isinstance(block.example, dict) and "message" in block.example:

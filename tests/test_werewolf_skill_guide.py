@@ -16,6 +16,7 @@ from typing import Any
 import httpx
 
 from tests.api.werewolf_table import WerewolfTable, scripted
+from tests.benchmarks.guide_setups import measure_setups
 from tests.test_skill_guide import Block, fresh_key, parse_guide
 
 GUIDE = Path(__file__).resolve().parents[1] / "werewolf-skill.md"
@@ -277,6 +278,10 @@ ERROR_SETUPS: dict[str, Setup] = {
     "match_finished": finished,
     "invalid_config": free_agent,
 }
+
+MEASURE, MEASURE_ERRORS = measure_setups("werewolf", {})  # the "Measure your agent" section
+SUCCESS_SETUPS.update(MEASURE)
+ERROR_SETUPS.update(MEASURE_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

@@ -12,6 +12,7 @@ from app.runtime import Runtime
 from app.services import agents as agent_service
 from app.services.agents import Agent
 from app.services.sessions import COOKIE, check_same_origin
+from app.services.tokens import digest, digests_match
 from app.settings import Settings, forwarded_client
 
 
@@ -93,6 +94,16 @@ async def get_provider(
 
 
 ProviderDep = Annotated[Provider, Depends(get_provider)]
+
+
+def check_token(expected: str, authorization: str | None, what: str) -> None:
+    """An operator's `Authorization: Bearer <expected>` (`/metrics`, the operator API): 401 `auth_required` without
+    one, 401 `invalid_operator_token` for another (compared in constant time)."""
+    if authorization is None:
+        raise ApiError("auth_required", f"{what} needs Authorization: Bearer <token>")
+    scheme, _, presented = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not digests_match(presented.strip(), digest(expected)):
+        raise ApiError("invalid_operator_token", f"wrong token for {what}")
 
 
 def client_ip(request: Request) -> str:

@@ -1,10 +1,20 @@
 """ASGI middleware: `Idempotency-Key` on every `POST /api/…` (`app.services.idempotency` keeps the answers).
 
-The key belongs to the caller: the scope is the digest of the credential the request carries (Bearer API key, else
-X-Play-Token), or else the client IP (register, the owners' sign-up, login, logout and claim, whose session cookie
-is no scope: sign-up and login set it, so a retry may or may not carry it). Scoping by the credential, not the
-agent, lets a retried `rotate-key` (sent with the old key) find its answer. The fingerprint is the method, the path
-and the SHA-256 of the body (JSON bodies canonicalised first, so re-serialising the same object is the same request).
+The key belongs to the caller: the scope is the digest of the credential the request carries — the Bearer API key,
+else the X-Play-Token, else a valid owner session cookie — or, with none, the client IP. Scoping by the credential,
+not the agent, lets a retried `rotate-key` (sent with the old key) find its answer. A stored answer is replayed only
+within its scope, so an answer for one credential never reaches a request with another, whatever the IP (issue 26).
+The IP scope holds people who share nothing but an address, so for an anonymous caller:
+
+- an answer that carries a new credential (a play token, an API key) is not replayed: the row only records that
+  the request took effect, and a retry gets 409 `idempotency_key_in_use` (`withheld`) — a seat or a key is never
+  handed to whoever else sends the same key and body from the same address;
+- a call that changed nothing stores no row: a refusal (4xx), or a handler that says so (`mark_unchanged`, e.g.
+  logging out without a session).
+
+A sign-up or login answer (a session cookie) is replayed in the IP scope: its body holds the password, so a replay
+gives nothing the request did not already prove. The fingerprint is the method, the path and the SHA-256 of the
+body (JSON bodies canonicalised first, so re-serialising the same object is the same request).
 """
 
 from __future__ import annotations
@@ -22,25 +32,46 @@ from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import idempotency as service
 from app.services.idempotency import Answer
+from app.services.sessions import COOKIE
 
 HEADER = "Idempotency-Key"
 REPLAYED = (b"idempotent-replayed", b"true")
 _KEPT_HEADERS = {"content-type", "set-cookie", "location"}
+ANONYMOUS = "ip:"
+UNCHANGED = "idempotency_unchanged"  # the request-state flag `mark_unchanged` sets
+CREDENTIALS = ("play_token", "api_key")  # answer fields that hand the caller a new credential
 
 
 def _digest(value: str | bytes) -> str:
     return hashlib.sha256(value.encode() if isinstance(value, str) else value).hexdigest()
 
 
-def caller_scope(request: Request) -> str:
-    """Whose key this is: the credential's digest, or the client IP."""
+def caller_scope(request: Request, runtime: Runtime) -> str:
+    """Whose key this is: the credential's digest (API key, play token, owner session), or the client IP."""
     authorization = request.headers.get("authorization", "")
     if authorization.lower().startswith("bearer ") and authorization[7:].strip():
         return "api:" + _digest(authorization[7:].strip())
     token = request.headers.get("x-play-token")
     if token:
         return "play:" + _digest(token)
-    return f"ip:{client_ip(request)}"[:80]
+    cookie = request.cookies.get(COOKIE)
+    if cookie and runtime.sessions.owner_id(cookie) is not None:
+        return "session:" + _digest(cookie)
+    return f"{ANONYMOUS}{client_ip(request)}"[:80]
+
+
+def mark_unchanged(request: Request) -> None:
+    """A handler's note that this call changed nothing: an anonymous caller's answer is then not kept."""
+    setattr(request.state, UNCHANGED, True)
+
+
+def carries_credential(body: bytes) -> bool:
+    """The answer hands out a play token or an API key."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return False
+    return isinstance(data, dict) and any(data.get(field) for field in CREDENTIALS)
 
 
 def fingerprint(method: str, path: str, body: bytes) -> str:
@@ -71,7 +102,7 @@ class IdempotencyGuard:
         body, messages = await _read(receive)
         try:
             service.check_key(key)
-            owner = caller_scope(request)
+            owner = caller_scope(request, runtime)
             answer = await service.begin(runtime, owner, key, fingerprint("POST", scope["path"], body))
         except ApiError as exc:
             await _send(send, _error_answer(exc))
@@ -79,6 +110,7 @@ class IdempotencyGuard:
         if answer is not None:
             await _send(send, answer, replayed=True)
             return
+        scope.setdefault("state", {})  # the handler's `request.state` writes here (`mark_unchanged`)
         await self._run(scope, _replay(messages, receive), send, runtime, owner, key)
 
     async def _run(self, scope: Scope, receive: Receive, send: Send, runtime: Runtime, owner: str,
@@ -101,7 +133,7 @@ class IdempotencyGuard:
             if message.get("more_body", False):
                 return
             done = True
-            await self._settle(runtime, owner, key, started, b"".join(chunks))
+            await self._settle(runtime, owner, key, started, b"".join(chunks), scope["state"])
             await send(started)
             await send({"type": "http.response.body", "body": b"".join(chunks)})
 
@@ -111,15 +143,19 @@ class IdempotencyGuard:
             if not done:  # no complete response (a crash, or cancelled): the key is free for a retry
                 await asyncio.shield(service.release(runtime, owner, key))
 
-    async def _settle(self, runtime: Runtime, owner: str, key: str, started: dict[str, Any], body: bytes) -> None:
+    async def _settle(self, runtime: Runtime, owner: str, key: str, started: dict[str, Any], body: bytes,
+                      state: dict[str, Any]) -> None:
         status = int(started.get("status", 500))
+        anonymous = owner.startswith(ANONYMOUS)
         # Shielded: a client that hangs up must not leave the key claimed with the effect already done.
-        if service.should_store(status):
+        if not service.should_store(status) or (anonymous and (status >= 400 or state.get(UNCHANGED))):
+            await asyncio.shield(service.release(runtime, owner, key))
+        elif anonymous and carries_credential(body):
+            await asyncio.shield(service.withhold(runtime, owner, key, status))
+        else:
             headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in started.get("headers", [])
                        if k.decode("latin-1").lower() in _KEPT_HEADERS]
             await asyncio.shield(service.finish(runtime, owner, key, Answer(status, headers, body)))
-        else:
-            await asyncio.shield(service.release(runtime, owner, key))
 
 
 async def _read(receive: Receive) -> tuple[bytes, list[Message]]:

@@ -15,6 +15,7 @@ class _Open(BaseModel):
 
 
 GUEST_NAME_MAX = 32
+SeatsFor = Literal["all", "agents", "people"]
 
 
 class PlayerInfo(BaseModel):
@@ -43,6 +44,10 @@ class CreateMatch(BaseModel):
                                   "a game adds beyond the protocol is off by default, so a default room plays "
                                   "exactly the protocol")
     player: PlayerInfo | None = None
+    seats_for: SeatsFor = Field(default="all", description=(
+        "who may sit in this room: `all` (people and agents, the default), `agents` (agents only: guests and "
+        "owners playing as themselves are refused with 403 `room_agents_only`) or `people` (people only: agents "
+        "are refused with 403 `room_people_only`, so the bots leave it alone). Room lists show it"))
 
 
 class JoinMatch(BaseModel):
@@ -144,6 +149,8 @@ class MatchSummary(BaseModel):
     created_at: str
     result: dict[str, Any] | None
     fill_now: bool = Field(False, description="the official bots take every open seat at once (a quick start)")
+    seats_for: SeatsFor = Field("all", description="who may sit: `all` (people and agents), `agents` (no guests, "
+                                                   "no people) or `people` (no agents)")
 
 
 class MatchList(BaseModel):

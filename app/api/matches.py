@@ -34,13 +34,16 @@ router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses(
                    dependencies=[Depends(playing_agent)])
 
 SEAT_ERRORS = ("auth_required", "invalid_api_key", "already_in_match", "same_agent_already_in_match",
-               "same_owner_already_in_match", "provider_not_allowed")
+               "same_owner_already_in_match", "provider_not_allowed", "room_agents_only", "room_people_only")
 ACT_ERRORS = ("auth_required", "invalid_api_key", "invalid_play_token", "agent_not_in_match", "match_not_found",
               "owner_cannot_act", "you_are_eliminated", "match_finished", "match_not_in_progress")
 JSON = "application/json"
 ACTION_BODY = ("one of the match's game's actions (`type` names it; `GET /api/games` lists each game's): the "
                "schema is the union of every game's action bodies; an unknown field is refused with 400 "
-               "`bad_request`. `you.allowed_actions` says what your seat may send now")
+               "`bad_request`. `you.allowed_actions` says what your seat may send now. Besides the action's "
+               "own fields, any action may carry `expected_seq` (409 `stale_state` when the match moved past "
+               "it) and an optional `usage` `{input_tokens, output_tokens, model, cost_usd?}` (what the decision "
+               "cost; private to the seat until the end; never passed to the game)")
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
@@ -82,7 +85,7 @@ def _seat_meta(player: Any, provider: Any) -> dict[str, Any]:
 
 @router.post("/{match_id}/join", response_model=MatchJoined, summary="Join a waiting match",
              responses=responses("match_not_found", "match_full", "match_not_waiting", "duplicate_player",
-                                 "identity_required", "cross_origin", *SEAT_ERRORS))
+                                 "guest_already_seated", "identity_required", "cross_origin", *SEAT_ERRORS))
 async def join_match(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
                      owner_id: OwnerIdDep, body: JoinMatch | None = None,
                      agent: PlayingAgentDep = None) -> dict[str, Any]:
@@ -101,6 +104,7 @@ async def join_match(match_id: str, request: Request, runtime: RuntimeDep, provi
 @router.post("/{match_id}/action", response_model=ActionAccepted, summary="Act: speak, vote, skip, whisper, …",
              responses=responses(*ACT_ERRORS, "whisper_not_enabled", "whisper_target_not_fellow", "wrong_phase",
                                  "not_your_turn_to_speak", "already_voted", "invalid_target", "text_too_long",
+                                 "speech_looks_like_instruction",
                                  "stale_state"))
 async def act(match_id: str, body: Annotated[dict[str, Any], Body(description=ACTION_BODY)], request: Request,
               runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep, agent: PlayingAgentDep = None,

@@ -1,11 +1,23 @@
 """Headers on every response: a request id (for logs and 500 bodies), no shared caching of API answers, and the
-browser protections every HTML page gets (a Content-Security-Policy, no MIME sniffing, no framing)."""
+browser protections every HTML page gets (a Content-Security-Policy, no MIME sniffing, no framing). Each answered
+request is counted (`app.services.metrics`) and logged in one line (`app.logs`)."""
 
 from __future__ import annotations
 
-import uuid
+import logging
+import os
+import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from app.services import metrics
+from app.services.lobby import BOT_USER_AGENT
+
+log = logging.getLogger("wodi.request")
+QUIET_PATHS = ("/healthz", "/readyz", "/metrics")  # checked and scraped every few seconds: DEBUG
+_BOT_AGENT = BOT_USER_AGENT.encode()
+# A client may send any method token; counting each as its own label value would let it grow the series at will.
+METHODS = frozenset({"GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"})
 
 # Agents write the text on these pages; even if escaping ever failed, no injected script or style could run.
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -39,7 +51,7 @@ class RequestIdMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        request_id = uuid.uuid4().hex[:16]
+        request_id = os.urandom(8).hex()  # 16 hex digits, as before from uuid4, at a third of the cost
         scope.setdefault("state", {})["request_id"] = request_id
         path: str = scope["path"]
         extra = [(b"x-request-id", request_id.encode()), (b"x-content-type-options", b"nosniff"),
@@ -50,8 +62,13 @@ class RequestIdMiddleware:
         csp = (DOCS_CSP.encode() if path.startswith(DOCS_PATHS)
                else self._claim_csp if path.startswith("/claim/") else CSP.encode())
 
+        status = 500  # what the server answers when the app fails before starting a response
+        began = time.perf_counter()
+
         async def send_with_headers(message: Message) -> None:
+            nonlocal status
             if message["type"] == "http.response.start":
+                status = message["status"]
                 headers = message.setdefault("headers", [])
                 if _is_html(headers):
                     headers[:] = [(k, v) for k, v in headers if k.lower() != b"content-security-policy"]
@@ -59,4 +76,31 @@ class RequestIdMiddleware:
                 headers.extend(extra)
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        finally:
+            _answered(scope, request_id, status, time.perf_counter() - began)
+
+
+def route_template(scope: Scope) -> str:
+    """The matched route's path template (`/api/matches/{match_id}`); `unmatched` for a path no route serves."""
+    path = getattr(scope.get("route"), "path", None)
+    return path if isinstance(path, str) else "unmatched"
+
+
+def _quiet(scope: Scope) -> bool:
+    if scope["path"].startswith(QUIET_PATHS):
+        return True
+    return any(key == b"user-agent" and value == _BOT_AGENT for key, value in scope["headers"])
+
+
+def _answered(scope: Scope, request_id: str, status: int, seconds: float) -> None:
+    route = route_template(scope)
+    method = scope["method"]
+    metrics.observe(route, method if method in METHODS else "other", status, seconds)
+    level = logging.DEBUG if _quiet(scope) else logging.INFO
+    if log.isEnabledFor(level):
+        ms = round(seconds * 1000, 1)
+        log.log(level, "%s %s %s %.1fms route=%s request_id=%s", scope["method"], scope["path"], status, ms, route,
+                request_id, extra={"request_id": request_id, "method": scope["method"], "path": scope["path"],
+                                   "route": route, "status": status, "duration_ms": ms})

@@ -23,8 +23,11 @@ IDEMPOTENCY_KEY = {
                    "key and the same body within 24 h gets the first answer (status, body, Set-Cookie) with "
                    "`Idempotent-Replayed: true`, and changes nothing; the same key with another method, path or "
                    "body → 422 `idempotency_key_reused`; while the first request still runs → it waits, then 409 "
-                   "`idempotency_key_in_use`. Keys belong to the credential sent (API key or play token), "
-                   "else to the client IP. 5xx, 401 and 429 answers are not kept.",
+                   "`idempotency_key_in_use`. Keys belong to the credential sent (API key, play token or owner "
+                   "session), else to the client IP; an answer is replayed only to the same credential. Without "
+                   "one, an answer that hands out a play token or an API key is not replayed (409 "
+                   "`idempotency_key_in_use`, `detail.withheld`), and a refusal is not kept. 5xx, 401 and 429 "
+                   "answers are not kept. See docs/agents/idempotency.md.",
 }
 _IDEMPOTENCY_ERRORS = (("422", "idempotency_key_reused"), ("409", "idempotency_key_in_use"))
 

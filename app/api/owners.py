@@ -17,6 +17,7 @@ from app.api.deps import (
     require_session_safe,
 )
 from app.api.errors import responses
+from app.api.idempotency import mark_unchanged
 from app.api.schemas import DisplayName
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
@@ -149,8 +150,10 @@ async def _json_body(request: Request) -> Any:
 
 @router.post("/auth/logout", response_model=Ok, summary="Log out (deletes the session cookie)",
              responses=responses("cross_origin"))
-async def log_out(request: Request, response: Response, runtime: RuntimeDep) -> dict[str, Any]:
+async def log_out(request: Request, response: Response, runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
     require_same_origin(request, runtime)
+    if owner_id is None:
+        mark_unchanged(request)  # nobody was logged in: an Idempotency-Key keeps no row for it
     response.delete_cookie(COOKIE, path="/")
     return {"ok": True}
 

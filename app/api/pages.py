@@ -155,9 +155,10 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
             raise
         return _not_found(request, "not_found_match", id=match_id)
     game = snap["game"]
+    seats_for = await listing.seats_for(runtime, match_id)
     boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
-            "t": Texts(_lang(request), game).strings}
-    return _page(request, "match.html", game=game, snap=snap, boot=boot)
+            "t": Texts(_lang(request), game).strings, "seats_for": seats_for}
+    return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for)
 
 
 @router.get("/play", response_class=HTMLResponse)

@@ -47,7 +47,8 @@ class PlayOptions(BaseModel):
 
 
 @router.post("", status_code=201, response_model=QuickStarted, summary="Quick start: sit down against the bots",
-             responses=responses("invalid_config", "identity_required", "bots_unavailable", "already_in_match",
+             responses=responses("invalid_config", "identity_required", "bots_unavailable", "quick_start_limit",
+                                 "already_in_match",
                                  "cross_origin", "invalid_api_key", "rate_limited"))
 async def play(body: QuickStart, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                agent: PlayingAgentDep = None) -> dict[str, Any]:

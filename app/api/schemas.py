@@ -36,6 +36,20 @@ class AgentCreate(BaseModel):
     contact: str | None = Field(default=None, max_length=128)
 
 
+class UsageTotals(BaseModel):
+    """What an agent's actions reported in their optional `usage`, over its finished matches that reported any."""
+
+    games: int = Field(description="finished matches in which it reported usage")
+    wins: int = Field(description="wins among those matches")
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+    tokens_per_game: float | None
+    cost_per_game: float | None
+    tokens_per_win: float | None
+    cost_per_win: float | None
+
+
 class AgentPublic(BaseModel):
     """identity.md §4.4 + §15.5; the games' named per-side fields (`Game.profile_stats`) are added to the schema
     when it is generated, beside `stats`."""
@@ -54,6 +68,7 @@ class AgentPublic(BaseModel):
     aborts: int
     abandoned: int = Field(0, description="matches whose seat the official bot took over (neither won nor lost)")
     win_rate: float | None
+    usage: UsageTotals | None = Field(None, description="tokens and cost its actions reported (`usage`)")
     stats: dict[str, dict[str, dict[str, int]]] = Field(
         default_factory=dict, description="finished matches and wins per game and side: "
                                           "`{game: {side: {games, wins}}}` (sides as each game's `winner_camp`)")
@@ -115,6 +130,7 @@ class LeaderboardRow(BaseModel):
     total_matches: int
     games_played: int
     win_rate: float | None
+    usage: UsageTotals | None = None
     is_official: bool
     is_official_bot: bool
     profile_url: str

@@ -13,7 +13,7 @@ from app.api.match_schemas import GUEST_NAME_MAX, PlayerInfo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import agents as agent_service
-from app.services import people
+from app.services import clients, people
 from app.services.agents import Agent
 from app.services.seating import Sitter
 
@@ -24,11 +24,12 @@ async def sitter_of(request: Request, runtime: Runtime, agent: Agent | None, own
     if agent is not None:
         await agent_service.mark_seen(runtime, agent)
         runtime.limiter.hit("writes", agent.agent_id, runtime.settings.rate_limit_writes_per_minute, 60)
-        return Sitter(agent_id=agent.agent_id)
+        return Sitter(agent_id=agent.agent_id, client=clients.key_of(agent_id=agent.agent_id,
+                                                                     agent_owner=agent.owner_id))
     runtime.limiter.hit("writes", f"ip:{client_ip(request)}", runtime.settings.rate_limit_writes_per_minute, 60)
     if owner_id is not None:
         require_same_origin(request, runtime)  # the cookie rides along on any request: only our pages may use it
-        return Sitter(agent_id=await people.own_player_id(runtime, owner_id))
+        return Sitter(agent_id=await people.own_player_id(runtime, owner_id), client=clients.key_of(owner_id=owner_id))
     name = ((player.name or player.display_name) if player else None) or ""
     name = name.strip()
     if not name:
@@ -36,4 +37,4 @@ async def sitter_of(request: Request, runtime: Runtime, agent: Agent | None, own
                        "player.name (the name to show)", field="player.name")
     if len(name) > GUEST_NAME_MAX:
         raise ApiError("bad_request", f"player.name: at most {GUEST_NAME_MAX} characters", field="player.name")
-    return Sitter(guest_name=name)
+    return Sitter(guest_name=name, client=clients.key_of(ip=client_ip(request)))

@@ -16,6 +16,7 @@ from app.api.matches import _caller  # one rule for who the caller is, shared wi
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
 from app.services import streams
+from app.services.match_reads import resolve_viewer
 from app.services.seating import Caller
 from app.services.tokens import digest
 
@@ -30,20 +31,25 @@ DESCRIPTION = (
     "ended and every event is out. While the match runs these are exactly the events `/events` returns; the stream "
     "stays a live feed to the end (the god view every viewer gets after the end is read from `/events`). "
     "Reconnect with `Last-Event-ID: <seq>` (it wins over `since`) to get exactly the "
-    "events after it. Each client (API key, play token, owner session, or else IP address) may hold "
-    "`WODI_STREAMS_PER_CLIENT` streams at once per server process; one more is 429 `too_many_streams`."
+    "events after it. Each client may hold `WODI_STREAMS_PER_CLIENT` streams at once per server process; one more is "
+    "429 `too_many_streams`. A client is the credential that holds a seat of this match (its API key, play token, or "
+    "the session of a seated agent's owner); every other caller — a key or session not seated here, or none — "
+    "counts against its IP address."
 )
 SSE_RESPONSE: dict[int | str, dict[str, Any]] = {200: {"description": "an event stream", "content": {
     "text/event-stream": {"schema": {"type": "string"}, "example":
                           'id: 7\ndata: {"seq": 7, "type": "speech_posted", "visibility": "public", ...}\n\n'}}}}
 
 
-def _client_key(request: Request, caller: Caller) -> str:
-    if caller.agent is not None:
+def _client_key(request: Request, caller: Caller, seated: bool) -> str:
+    """Whose stream cap this stream counts against: the credential's own when it holds a seat of this match (an
+    agent, a play token, a seated agent's owner); else the client IP's, so throwaway keys or sessions that sit
+    nowhere in the match cannot each bring a cap of their own (issue 26)."""
+    if seated and caller.agent is not None:
         return f"agent:{caller.agent.agent_id}"
-    if caller.play_token is not None:
+    if seated and caller.play_token is not None:
         return f"token:{digest(caller.play_token)}"
-    if caller.owner_id is not None:
+    if seated and caller.owner_id is not None:
         return f"owner:{caller.owner_id}"
     return f"ip:{client_ip(request)}"
 
@@ -71,7 +77,7 @@ async def stream_events(match_id: str, request: Request, runtime: RuntimeDep, ow
     caller = await _caller(runtime, agent, play_token, owner_id)
     cursor = _resume_from(since, last_event_id)
     first = await streams.opened(runtime, match_id, caller)
-    key = _client_key(request, caller)
+    key = _client_key(request, caller, resolve_viewer(first, caller).is_player)
     slot = runtime.streams.acquire(key)  # refuses with 429 here, before the response starts
     # The slot is released when the stream ends, and by the background task should the stream never start.
     # On SIGTERM the runtime's drain ends every stream's generator at once; the grace period (inside uvicorn's 3 s)

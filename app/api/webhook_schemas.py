@@ -24,7 +24,6 @@ class WebhookView(BaseModel):
     events: list[WebhookEvent]
     enabled: bool = Field(description="false once every delivery failed for a day (`disabled_reason` says so)")
     disabled_reason: str | None
-    secret_prefix: str = Field(description="the first characters of the signing secret")
     last_status: int | None = Field(description="HTTP status of the last attempt (null: no answer)")
     last_error: str | None = Field(description="why the last attempt failed (null after a success)")
     last_attempt_at: str | None

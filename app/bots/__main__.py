@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
-import logging
 import signal
 
+from app import logs
 from app.bots.llm import LLMBrain
 from app.bots.runner import LobbyFiller
 from app.settings import get_settings
@@ -29,8 +29,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--think", type=float, default=1.0, help="seconds a bot pauses before acting (max)")
     parser.add_argument("--no-llm", action="store_true", help="rule brain only, even if WODI_LLM_BASE_URL is set")
     args = parser.parse_args(argv)
-    logging.basicConfig(level=settings.log_level.upper(), format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    logging.getLogger("httpx").setLevel(logging.WARNING)  # one line per request would drown the joins and ends
+    logs.configure(settings.log_level, settings.log_format)  # text or JSON, as the server's (httpx at WARNING)
     llm = None if args.no_llm else LLMBrain.from_settings(settings)
     asyncio.run(_serve(LobbyFiller(args.base_url, args.official_key, args.fill_after, llm=llm, think=args.think)))
 

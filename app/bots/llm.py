@@ -74,7 +74,7 @@ class LLMBrain:
         try:
             ctx = context_from_snapshot(snapshot)
             chat = messages(ctx, persona, kind, challenge=debate_challenge(snapshot, ctx))
-            answer = await asyncio.wait_for(self._chat(chat), timeout=limit)
+            answer, usage = await asyncio.wait_for(self._complete(chat), timeout=limit)
             action = parse_answer(kind, answer, ctx)
         except TimeoutError:
             self.stats["timeout"] += 1
@@ -89,9 +89,13 @@ class LLMBrain:
             log.info("llm: unusable %s answer %r, rule brain used", kind, answer[:80])
             return fallback
         self.stats["used"] += 1
-        return action
+        return {**action, "usage": usage} if usage else action  # the action's optional `usage` (issue 30)
 
     async def _chat(self, chat: list[dict[str, str]], max_tokens: int = 200) -> str:
+        return (await self._complete(chat, max_tokens))[0]
+
+    async def _complete(self, chat: list[dict[str, str]], max_tokens: int = 200) -> tuple[str, dict[str, Any] | None]:
+        """The answer's content, and its token counts as an action's `usage` (None when the endpoint gives none)."""
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout + 1.0))
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
@@ -99,10 +103,15 @@ class LLMBrain:
                 "response_format": {"type": "json_object"}}
         response = await self._client.post(self.url, json=body, headers=headers)
         response.raise_for_status()
-        content = response.json()["choices"][0]["message"]["content"]
+        data = response.json()
+        content = data["choices"][0]["message"]["content"]
         if not isinstance(content, str):
             raise ValueError("message content is not a string")
-        return content
+        spent = data.get("usage") or {}
+        counts = (spent.get("prompt_tokens"), spent.get("completion_tokens"))
+        usage = ({"input_tokens": counts[0], "output_tokens": counts[1], "model": str(data.get("model") or self.model)}
+                 if all(type(n) is int and n >= 0 for n in counts) else None)
+        return content, usage
 
 
 # Seed 000's 性格修正 (description) and 遗言 tone per persona.

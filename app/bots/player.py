@@ -1,7 +1,8 @@
 """One bot agent's play loop for one match, over the public HTTP API only.
 
-Long-poll the seat's snapshot (`wait_for=your_turn`), decide with the rule brain (optionally improved by the
-LLM brain), act, and stop when the match is finished or aborted. Once eliminated it only waits for the end.
+Long-poll the seat's snapshot (`wait_for=your_turn`), decide with the rule brain (optionally voiced by the
+LLM brain: undercover's own prompts in `app.bots.llm`, every other game through `app.bots.phrasing`), act,
+and stop when the match is finished or aborted. Once eliminated it only waits for the end.
 Server errors and dropped connections are retried with back-off; every refused action is counted by error
 code in `BotStats`, and the turn is retried with a plain action (skip / ready / "……") so a game never stalls on a bot.
 """
@@ -20,12 +21,13 @@ import httpx
 
 from app.bots.llm import LLMBrain
 from app.bots.personas import Persona
+from app.bots.phrasing import Phraser
 from app.games.installed import brains
 from app.protocol.viewer import TERMINAL
 
 log = logging.getLogger("app.bots")
 
-LLM_GAMES = frozenset({"undercover"})  # the games app.bots.llm has prompts for; the others play the rule brain
+LLM_GAMES = frozenset({"undercover"})  # the games app.bots.llm has prompts for; the others: app.bots.phrasing
 CONTENT_ERRORS = ("speech_contains_secret_word", "speech_looks_like_instruction", "text_too_long", "bad_request")
 
 
@@ -125,6 +127,9 @@ class MatchPlayer:
         left = float(deadline) - time.time() if deadline else 60.0
         if self.llm is not None and snap.get("game") in LLM_GAMES:
             body = await self.llm.improve(snap, self.persona, body, budget=left - 2.0)
+            left = float(deadline) - time.time() if deadline else 60.0
+        elif self.llm is not None:
+            body = await Phraser(self.llm).phrase(snap, self.persona, body, budget=left - 2.0)
             left = float(deadline) - time.time() if deadline else 60.0
         if self.think > 0:
             await asyncio.sleep(min(self.think * self.rng.uniform(0.5, 1.0), max(0.0, left / 4)))

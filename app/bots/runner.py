@@ -47,6 +47,7 @@ from app.bots.llm import LLMBrain
 from app.bots.personas import PERSONAS, Persona, persona_of_handle
 from app.bots.player import BotKeyRejected, BotStats, MatchPlayer, error_code
 from app.games.installed import BOT_SEATS, brains
+from app.services.lobby import BOT_USER_AGENT
 
 log = logging.getLogger("app.bots")
 
@@ -145,7 +146,8 @@ class LobbyFiller:
         self._stopping = asyncio.Event()
         most = self.pool_max * len(PERSONAS) + 8
         limits = httpx.Limits(max_connections=most, max_keepalive_connections=most)
-        self._client = httpx.AsyncClient(base_url=self.base_url, timeout=30.0, limits=limits)
+        self._client = httpx.AsyncClient(base_url=self.base_url, timeout=30.0, limits=limits,
+                                         headers={"User-Agent": BOT_USER_AGENT})
         self._task = asyncio.create_task(self._run(), name="wodi-lobby-filler")
         log.info("lobby filler: started for %s (fill after %.1fs, %d bot agents%s)", self.base_url,
                  self.fill_after, len(self.agents), ", LLM brain on" if self.llm else "")
@@ -176,6 +178,14 @@ class LobbyFiller:
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    def pool_size(self) -> int:
+        """Bot agents registered (holding a key) now."""
+        return sum(1 for agent in self.agents if agent.key)
+
+    def idle_count(self) -> int:
+        """Registered bot agents sitting at no table."""
+        return sum(1 for agent in self.agents if agent.idle)
 
     def busy(self) -> dict[str, str]:
         """Handle → match of every bot agent sitting at a table."""
@@ -257,7 +267,8 @@ class LobbyFiller:
                 break  # oldest first: every later room is younger still
             open_seats = int(room.get("seats_open", 0))
             game = room.get("game")
-            if 0 < open_seats <= BOT_SEATS.get(str(game), open_seats) and game in playable:
+            takes_agents = room.get("seats_for", "all") != "people"  # a people-only room is not the bots' to fill
+            if 0 < open_seats <= BOT_SEATS.get(str(game), open_seats) and game in playable and takes_agents:
                 taken += await self._fill_room(room, grow=True)
         return taken
 

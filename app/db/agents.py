@@ -36,7 +36,7 @@ async def by_ids(session: AsyncSession, agent_ids: list[str]) -> dict[str, Agent
 async def leaderboard(session: AsyncSession, limit: int) -> list[Agent]:
     played = Agent.wins + Agent.losses + Agent.draws
     win_rate = case((played > 0, Agent.wins * 1.0 / played), else_=-1.0)
-    query = (select(Agent).where(Agent.is_human.is_(False))
+    query = (select(Agent).where(Agent.is_human.is_(False), Agent.suspended.is_(None))
              .order_by(Agent.wins.desc(), win_rate.desc(), Agent.created_at.asc()).limit(limit))
     return list((await session.execute(query)).scalars())
 

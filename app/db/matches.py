@@ -13,9 +13,11 @@ from sqlalchemy.orm import load_only
 from app.db.models import Agent, Event, Match, Seat
 
 LIVE = ("waiting", "in_progress")
+CLIENT_LOCKS = 0x57_0D_C1  # advisory-lock space of one client's quick starts
 # What room lists show of a match and of a seat: never the state JSON or a seat's (proxy) meta.
 LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.n_players, Match.seats_taken,
-                   Match.events_total, Match.created_at, Match.result, Match.fill_now, raiseload=True)
+                   Match.events_total, Match.created_at, Match.result, Match.fill_now, Match.seats_for,
+                   raiseload=True)
 LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
 
 
@@ -23,7 +25,7 @@ MATCHES = cast(Table, Match.__table__)
 EVENTS = cast(Table, Event.__table__)
 # What a command may change; `save` writes these back.
 MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
-           "timer_token", "updated_at", "finished_at", "rated", "content")
+           "timer_token", "updated_at", "finished_at", "rated", "content", "pairing")
 
 
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
@@ -113,11 +115,12 @@ async def matches_of_agents(session: AsyncSession, agent_ids: Sequence[str], lim
     return list((await session.execute(query)).scalars())
 
 
-async def seats_of(session: AsyncSession, match_ids: Sequence[str]) -> dict[str, list[Seat]]:
+async def seats_of(session: AsyncSession, match_ids: Sequence[str], *, full: bool = False) -> dict[str, list[Seat]]:
+    """The seats of these matches as lists show them (`full`: every column, the private `meta` too)."""
     result: dict[str, list[Seat]] = {m: [] for m in match_ids}
     if match_ids:
-        rows = await session.execute(select(Seat).options(LISTED_SEAT).where(Seat.match_id.in_(match_ids))
-                                     .order_by(Seat.seat))
+        query = select(Seat) if full else select(Seat).options(LISTED_SEAT)
+        rows = await session.execute(query.where(Seat.match_id.in_(match_ids)).order_by(Seat.seat))
         for seat in rows.scalars():
             result[seat.match_id].append(seat)
     return result
@@ -161,6 +164,40 @@ async def open_seats_to_fill_now(session: AsyncSession) -> int:
     query = select(func.coalesce(func.sum(Match.n_players - Match.seats_taken), 0)).where(
         Match.status == "waiting", Match.fill_now.is_(True))
     return int((await session.execute(query)).scalar_one())
+
+
+async def quick_bots_of(session: AsyncSession, client: str) -> int:
+    """The bot seats (every seat but the person's) of the client's quick starts that are waiting or running."""
+    query = select(func.coalesce(func.sum(Match.n_players - 1), 0)).where(
+        Match.quick_client == client, Match.fill_now.is_(True), Match.status.in_(LIVE))
+    return int((await session.execute(query)).scalar_one())
+
+
+async def lock_client(session: AsyncSession, client: str) -> None:
+    """Serialise one client's quick starts until the transaction ends: a PostgreSQL advisory lock on the client's
+    digest (SQLite's writers are serialised already by BEGIN IMMEDIATE)."""
+    if session.get_bind().dialect.name == "postgresql":
+        key = int.from_bytes(bytes.fromhex(client[:8]), "big", signed=True)
+        await session.execute(select(func.pg_advisory_xact_lock(CLIENT_LOCKS, key)))
+
+
+async def quick_tables_to_end(session: AsyncSession, seen_before: datetime, limit: int = 100) -> list[str]:
+    """Running quick starts whose person (seat 0) has not been seen since `seen_before`."""
+    seen = func.coalesce(Seat.last_seen_at, Seat.joined_at)
+    query = (select(Match.match_id).join(Seat, (Seat.match_id == Match.match_id) & (Seat.seat == 0))
+             .where(Match.fill_now.is_(True), Match.status == "in_progress", seen < seen_before)
+             .order_by(Match.created_at).limit(limit))
+    return list((await session.execute(query)).scalars())
+
+
+async def seat_seen(session: AsyncSession, match_id: str, seat: int, at: datetime) -> None:
+    await session.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat == seat).values(last_seen_at=at))
+
+
+async def seats_for(session: AsyncSession, match_id: str) -> str | None:
+    """The room option of who may sit (`all`, `agents`, `people`); None: no such match."""
+    query = select(Match.seats_for).where(Match.match_id == match_id)
+    return (await session.execute(query)).scalar_one_or_none()
 
 
 async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_agent: int) -> frozenset[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.db.types import JSONType, UTCDateTime, utcnow
@@ -57,8 +57,33 @@ class Agent(Base):
     timeouts: Mapped[int] = mapped_column(Integer, default=0)
     refusals: Mapped[int] = mapped_column(Integer, default=0)  # seated commands the server refused
     abandoned: Mapped[int] = mapped_column(Integer, default=0)  # matches its seat was taken over in
+    # The usage its actions reported (`usage`), summed over its finished matches; wins among those matches.
+    input_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    output_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    cost_usd: Mapped[float] = mapped_column(Float, default=0.0, server_default="0")
+    usage_games: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    usage_wins: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    # Set while the operator suspends the agent or its owner: the code its key is refused with (`agent_suspended`,
+    # `owner_suspended`); the record and its reason are in `suspensions`.
+    suspended: Mapped[str | None] = mapped_column(String(32))
+
+
+class Suspension(Base):
+    """The operator suspended an agent or an owner (`subject`: "agent" | "owner"), why, and when it was lifted."""
+
+    __tablename__ = "suspensions"
+    __table_args__ = (Index("ix_suspensions_subject", "subject", "subject_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    subject: Mapped[str] = mapped_column(String(8))
+    subject_id: Mapped[str] = mapped_column(String(16))
+    name: Mapped[str] = mapped_column(String(64))  # the agent's name or the owner's username, as it was
+    reason: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    lifted_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+    lift_reason: Mapped[str | None] = mapped_column(String(500))
 
 
 class AgentSideStat(Base):
@@ -99,6 +124,12 @@ class Match(Base):
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
     content: Mapped[str | None] = mapped_column(String(128))  # what the deal drew (`RemembersContent`)
     fill_now: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # bots sit at once
+    # A digest of the owner identities at a competitive table (`app.ratings.eligibility.pairing`): the same pairing
+    # rated again within the window is not rated (issue 26).
+    pairing: Mapped[str | None] = mapped_column(String(64), index=True)
+    # A digest of the client that opened a quick start (`app.services.clients`): its share of the bot pool.
+    quick_client: Mapped[str | None] = mapped_column(String(64), index=True)
+    seats_for: Mapped[str] = mapped_column(String(8), default="all", server_default="all")  # all | agents | people
 
 
 class Seat(Base):
@@ -121,6 +152,11 @@ class Seat(Base):
     last_seen_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
     timeouts_in_row: Mapped[int] = mapped_column(Integer, default=0)
     taken_over: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Rating evidence (issue 26), kept in competitive matches: the seat sent a command that moved the match; it
+    # conceded.
+    acted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    client: Mapped[str | None] = mapped_column(String(64))  # a guest seat's client digest: one guest seat per client
 
 
 class Event(Base):
@@ -238,3 +274,63 @@ class WebhookDelivery(Base):
     last_error: Mapped[str | None] = mapped_column(String(500))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class Decision(Base):
+    """One decision of a seat: its view then (`you`, the roles it held, the log's `seq`), what it sent, what came
+    back and the usage it reported. `by` is `agent` (the seat's holder) or `bot` (the official brain playing it);
+    `outcome` is `accepted`, `refused` or `timeout` (its clock ran out: nothing was sent)."""
+
+    __tablename__ = "decisions"
+    __table_args__ = (Index("ix_decisions_match_seat", "match_id", "seat", "id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    agent_id: Mapped[str | None] = mapped_column(String(16))
+    by: Mapped[str] = mapped_column(String(8))
+    outcome: Mapped[str] = mapped_column(String(16))
+    at_seq: Mapped[int] = mapped_column(Integer)
+    at: Mapped[float] = mapped_column(Float)
+    roles: Mapped[list[str]] = mapped_column(JSONType)
+    you: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    sent: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    reply: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    usage: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    input_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    output_tokens: Mapped[int] = mapped_column(BigInteger, default=0, server_default="0")
+    cost_usd: Mapped[float | None] = mapped_column(Float)
+
+
+class Benchmark(Base):
+    """A benchmark run: an agent's planned games against a frozen reference pool, and (once ended) its report."""
+
+    __tablename__ = "benchmarks"
+    __table_args__ = (Index("ix_benchmarks_agent", "agent_id", "created_at"),)
+
+    benchmark_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.agent_id", ondelete="CASCADE"))
+    game: Mapped[str] = mapped_column(String(32))
+    games: Mapped[int] = mapped_column(Integer)
+    pool: Mapped[str] = mapped_column(String(32))
+    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    plan: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    status: Mapped[str] = mapped_column(String(16))
+    ended_reason: Mapped[str | None] = mapped_column(String(64))
+    played: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    report: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class BenchmarkGame(Base):
+    """One match of a run: game `idx` of the plan, played by the agent (`kind` `agent`) or by the reference in the
+    agent's seat (`reference`: the duplicate baseline of the same deal)."""
+
+    __tablename__ = "benchmark_games"
+
+    benchmark_id: Mapped[str] = mapped_column(ForeignKey("benchmarks.benchmark_id", ondelete="CASCADE"),
+                                              primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"), unique=True)

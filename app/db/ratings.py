@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlalchemy import delete, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -45,15 +47,23 @@ async def history(session: AsyncSession, agent_id: str, game: str) -> list[Ratin
 async def ladder(session: AsyncSession, game: str, limit: int) -> list[tuple[Agent, AgentRating]]:
     """The rated agents of `game`, best conservative rating first (then oldest agent first)."""
     query = (select(Agent, AgentRating).join(AgentRating, AgentRating.agent_id == Agent.agent_id)
-             .where(AgentRating.game == game)
+             .where(AgentRating.game == game, Agent.suspended.is_(None))
              .order_by(AgentRating.conservative.desc(), Agent.created_at.asc()).limit(limit))
     return [(agent, rating) for agent, rating in (await session.execute(query)).all()]
 
 
-async def rated_matches(session: AsyncSession) -> list[Match]:
-    """Every rated match, in the order the ratings were applied: by finish time, then id."""
-    query = select(Match).where(Match.rated.is_(True)).order_by(Match.finished_at, Match.match_id)
+async def finished_matches(session: AsyncSession) -> list[Match]:
+    """Every finished match, in the order they ended: by finish time, then id (rebuild judges each again)."""
+    query = select(Match).where(Match.status == "finished").order_by(Match.finished_at, Match.match_id)
     return list((await session.execute(query)).scalars())
+
+
+async def pairing_rated_since(session: AsyncSession, game: str, pairing: str, since: datetime,
+                              match_id: str) -> bool:
+    """A rated match of `game` with this `pairing` finished since `since` (other than `match_id`)."""
+    query = (select(Match.match_id).where(Match.game == game, Match.pairing == pairing, Match.rated.is_(True),
+                                          Match.finished_at >= since, Match.match_id != match_id).limit(1))
+    return (await session.execute(query)).first() is not None
 
 
 async def ensure(session: AsyncSession, rows: list[AgentRating] | list[RatingAnchor]) -> None:

@@ -9,7 +9,16 @@ from __future__ import annotations
 from typing import Any, Literal, NamedTuple, TypedDict
 
 MatchStatus = Literal["waiting", "in_progress", "finished", "aborted"]
-AbortReason = Literal["host_cancelled", "janitor_timeout"]
+# `player_idle`, `player_conceded`, `player_left`: a quick start whose only person timed out turn after turn,
+# conceded, or closed the page ended early to free its bots (the services send these for quick starts only).
+AbortReason = Literal["host_cancelled", "janitor_timeout", "player_idle", "player_conceded", "player_left"]
+ABORT_SUMMARIES: dict[str, str] = {
+    "host_cancelled": "房主取消了对局",
+    "janitor_timeout": "对局长时间无进展，已被系统清理",
+    "player_idle": "唯一的真人玩家连续超时，对局提前结束，机器人已离桌",
+    "player_conceded": "唯一的真人玩家认输离场，对局提前结束，机器人已离桌",
+    "player_left": "唯一的真人玩家离开了页面，对局提前结束，机器人已离桌",
+}
 
 Event = dict[str, Any]
 """One log entry as a game emits it: `seq` (int, contiguous per match from 1), `type` (str), `visibility`

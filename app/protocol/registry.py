@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel
@@ -118,7 +118,9 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
         ...
 
     def abort(self, reason: AbortReason) -> CommandT:
-        """The command that cancels the match: the host's (`host_cancelled`) or the janitor's."""
+        """The command that cancels the match: the host's (`host_cancelled`, a waiting room only), the janitor's, or
+        the services' early end of a quick start whose person has gone (`player_idle`, `player_conceded`,
+        `player_left`); the result carries the reason and a summary."""
         ...
 
     def timeout(self, token: int) -> CommandT:
@@ -250,6 +252,24 @@ class QuickStarts(Protocol):
         """What the form needs besides the schema (merged into the options answer), e.g. the content categories
         to choose from with their labels and sizes."""
         ...
+
+
+@runtime_checkable
+class SeatFigures(Protocol):
+    """An optional member for benchmark reports (issue 30): the figures the game measures of one seat's play, as
+    the literature reports them for this game (e.g. how often its votes found the other side). The report averages
+    each figure over the games that gave it, for the agent and for the reference in the same seats; the pages
+    label a figure with the game's string `figure_<name>` when it has one."""
+
+    def seat_figures(self, state: Any, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        """Figure name → value (each in [0, 1]) for `seat` in a finished match's `state`, whose whole log is
+        `events`; a figure that does not apply to this seat (e.g. to its side) is left out; {} when none does."""
+        ...
+
+
+def seat_figures(game: AnyGame, state: Any, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+    """`game.seat_figures(state, seat, events)`, or {} when the game declares none."""
+    return game.seat_figures(state, seat, events) if isinstance(game, SeatFigures) else {}
 
 
 def takeover_command(game: AnyGame, seat: int) -> Any | None:

@@ -9,13 +9,15 @@ from app.db.database import Database
 from app.games.installed import installed
 from app.protocol import registry
 from app.ratings.rebuild import rebuild
+from app.services.ratings import Rules
 from app.settings import get_settings
 
 
 async def _main() -> None:
-    db = Database(get_settings().database_url)
+    settings = get_settings()
+    db = Database(settings.database_url)
     try:
-        print(f"replayed {await rebuild(db)} rated matches")
+        print(f"replayed {await rebuild(db, Rules.of(settings))} rated matches")
     finally:
         await db.dispose()
 

@@ -19,6 +19,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import ratings as rating_service
 from app.services import tokens
+from app.services.metrics import KEY_CACHE_HIT, KEY_CACHE_MISS
 from app.services.shell import Shell
 
 HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
@@ -134,6 +135,9 @@ async def by_key(session: AsyncSession, key: str) -> Agent:
     # The lookup is by digest; compare again in constant time so timing says nothing about near-misses.
     if agent is None or not tokens.digests_match(key, agent.api_key_hash) or agent.is_human:
         raise ApiError("invalid_api_key", "unknown or rotated API key")
+    if agent.suspended is not None:
+        whose = "its owner is" if agent.suspended == "owner_suspended" else "this agent is"
+        raise ApiError(agent.suspended, f"{whose} suspended by the operator of this server", agent=agent.name)
     return agent
 
 
@@ -154,7 +158,10 @@ async def playing_agent(shell: Shell, authorization: str | None) -> Agent | None
         return None
     key_digest = tokens.digest(key)
     agent = shell.keys.get(key_digest)
-    if agent is None:
+    if agent is not None:
+        KEY_CACHE_HIT.inc()
+    else:
+        KEY_CACHE_MISS.inc()
         generation = shell.keys.generation
         async with shell.db.reader() as session:
             agent = await by_key(session, key)
@@ -294,6 +301,20 @@ def win_rate(agent: Agent) -> float | None:
     return round(agent.wins / played, 3) if played else None
 
 
+def usage_totals(agent: Agent) -> dict[str, Any]:
+    """What the agent's actions reported (`usage`) over its finished matches that reported any: totals, and per
+    game and per win of those matches (None when there is nothing to divide by)."""
+    games, wins = agent.usage_games or 0, agent.usage_wins or 0
+    tokens = (agent.input_tokens or 0) + (agent.output_tokens or 0)
+    cost = agent.cost_usd or 0.0
+    return {"games": games, "wins": wins, "input_tokens": agent.input_tokens or 0,
+            "output_tokens": agent.output_tokens or 0, "cost_usd": round(cost, 6),
+            "tokens_per_game": round(tokens / games, 1) if games else None,
+            "cost_per_game": round(cost / games, 6) if games else None,
+            "tokens_per_win": round(tokens / wins, 1) if wins else None,
+            "cost_per_win": round(cost / wins, 6) if wins else None}
+
+
 def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] = ()) -> dict[str, Any]:
     """The public profile (identity.md §4.4 + §15.5). Never the key, contact, claim or owner."""
     played = agent.wins + agent.losses + agent.draws
@@ -311,6 +332,7 @@ def public_profile(agent: Agent, base_url: str, sides: Sequence[AgentSideStat] =
         "aborts": agent.aborts,
         "abandoned": agent.abandoned or 0,
         "win_rate": win_rate(agent),
+        "usage": usage_totals(agent),
         **side_fields(sides),
         "is_official": agent.is_official,
         "is_official_bot": agent.is_official,

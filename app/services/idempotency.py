@@ -5,6 +5,11 @@ primary key (scope, key) lets exactly one request in, on every process sharing t
 with the key finds the row: a different fingerprint → 422 `idempotency_key_reused`; an answer → that answer; still
 pending → it waits for the answer (polling, up to `WAIT`), then 409 `idempotency_key_in_use`.
 
+Whose key it is (the scope) is the API layer's call (`app.api.idempotency`). An answer that hands an anonymous
+caller a new credential (a play token, an API key) is never replayed: nothing tells the retry from another person
+who sent the same key and body, so the row keeps only that the request took effect (`withheld`), and a retry gets
+409 `idempotency_key_in_use` saying so, instead of someone else's seat or key.
+
 Stored answers carry secrets shown once (a new API key, a play token, a session cookie), so the table holds them
 sealed: the row is keyed by the SHA-256 of the Idempotency-Key, and the answer is encrypted (Fernet) with a key
 derived from the server secret and the Idempotency-Key itself, which only the client knows. A copy of the database
@@ -107,6 +112,11 @@ async def begin(shell: Shell, scope: str, key: str, fingerprint: str) -> Answer 
                 raise ApiError("idempotency_key_reused", "this Idempotency-Key was used with a different request "
                                "(method, path or body); use a new key for a new request", field="Idempotency-Key")
             if row.status is not None and row.response is not None:
+                if row.response.get("withheld"):
+                    raise ApiError("idempotency_key_in_use", "the request with this Idempotency-Key already took "
+                                   "effect; its answer carried a new credential, which is shown only once to a "
+                                   "caller without one. Use a new key for a new request", field="Idempotency-Key",
+                                   withheld=True)
                 return _unseal(shell, scope, key, row.status, row.response)
         if loop.time() >= deadline:
             raise ApiError("idempotency_key_in_use", "a request with this Idempotency-Key is still running; "
@@ -129,6 +139,12 @@ async def finish(shell: Shell, scope: str, key: str, answer: Answer) -> None:
     """Store the answer of the request that claimed `key`."""
     async with shell.db.writer() as session:
         await repo.answer(session, scope, _row_key(key), answer.status, _seal(shell, scope, key, answer))
+
+
+async def withhold(shell: Shell, scope: str, key: str, status: int) -> None:
+    """Record that the request that claimed `key` took effect, without its answer (see the module's note)."""
+    async with shell.db.writer() as session:
+        await repo.answer(session, scope, _row_key(key), status, {"withheld": True})
 
 
 async def release(shell: Shell, scope: str, key: str) -> None:

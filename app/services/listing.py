@@ -22,7 +22,7 @@ def _summary(shell: Shell, match: Match, seats: list[Seat], agents: dict[str, Ag
         "players": [{"seat": s.seat, "name": s.name, "display_name": s.display_name,
                      "is_official": flag(s, "is_official"), "is_guest": s.agent_id is None,
                      "is_human": flag(s, "is_human")} for s in seats],
-        "fill_now": bool(match.fill_now),
+        "fill_now": bool(match.fill_now), "seats_for": match.seats_for or "all",
         "invite_url": shell.settings.match_url(match.match_id),
         "created_at": match.created_at.isoformat(), "result": match.result,
     }
@@ -44,6 +44,12 @@ async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, 
         agents = await agents_repo.by_ids(session, sorted({s.agent_id for ss in seats.values() for s in ss
                                                            if s.agent_id}))
         return [_summary(shell, m, seats[m.match_id], agents) for m in matches]
+
+
+async def seats_for(shell: Shell, match_id: str) -> str:
+    """Who may sit in the room (`all`, `agents`, `people`; `all` for no such match): for the match page."""
+    async with shell.db.reader() as session:
+        return await repo.seats_for(session, match_id) or "all"
 
 
 async def active_for(shell: Shell, agent_id: str) -> dict[str, Any] | None:

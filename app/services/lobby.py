@@ -9,6 +9,8 @@ import time
 from app.services.notifier import Notifier
 
 LOBBY = "~lobby"  # never a match id (those are 8 lowercase alphanumerics)
+# The official bots' HTTP client says so: the request log writes their requests at DEBUG (`app.logs`).
+BOT_USER_AGENT = "wodi-bots/1"
 
 
 def next_seq(notifier: Notifier) -> int:

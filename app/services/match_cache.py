@@ -29,6 +29,7 @@ from app.db.models import Match, Seat
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
+from app.services.metrics import MATCH_CACHE_HIT, MATCH_CACHE_MISS
 from app.services.notifier import Notifier
 
 RENDERS_PER_VERSION = 32  # enough for every seat, a few layers and the live `since` cursors
@@ -63,7 +64,7 @@ def _row(match: Match) -> dict[str, Any]:
     return {
         "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
         "config": match.config, "created_at": match.created_at, "n_players": match.n_players,
-        "seats_taken": match.seats_taken, "events_total": match.events_total,
+        "seats_taken": match.seats_taken, "events_total": match.events_total, "fill_now": bool(match.fill_now),
     }
 
 
@@ -98,6 +99,7 @@ class MatchCache:
         if entry is not None and entry.row["events_total"] >= at_least and (
                 at_least or self.only_writer or time.monotonic() - entry.verified_at < max_age):
             self._entries.move_to_end(match_id)
+            MATCH_CACHE_HIT.inc()
             return entry
         if at_least:
             entry = await self._shared_reload(match_id)
@@ -113,7 +115,10 @@ class MatchCache:
         entry = self._at_version(match_id, version)
         if entry is None and self._writing(match_id):
             entry = await self._own_write_through(match_id, version)
-        return entry or await self._reload(match_id)
+        if entry is None:
+            return await self._reload(match_id)
+        MATCH_CACHE_HIT.inc()
+        return entry
 
     def _at_version(self, match_id: str, version: int) -> CachedMatch | None:
         entry = self._entries.get(match_id)
@@ -151,7 +156,9 @@ class MatchCache:
                 raise ApiError("match_not_found", f"match {match_id!r} is of an unknown game")
             entry = self._entries.get(match_id)
             if entry is not None and entry.version == match.version:
+                MATCH_CACHE_HIT.inc()
                 return self._at_version(match_id, match.version) or entry
+            MATCH_CACHE_MISS.inc()
             if entry is not None and entry.version > match.version:
                 entry = None
             events = entry.events if entry else []

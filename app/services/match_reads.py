@@ -10,6 +10,7 @@ from typing import Any
 from app.protocol.errors import ApiError
 from app.protocol.projection import MatchView, events_page, snapshot
 from app.protocol.viewer import TERMINAL, Viewer
+from app.services import seen
 from app.services.match_cache import CachedMatch
 from app.services.notifier import RESYNC
 from app.services.ratings import competitive
@@ -75,7 +76,9 @@ async def read_snapshot(shell: Shell, match_id: str, caller: Caller, wait: float
     if wait_for is not None and wait_for not in WAIT_FOR:
         raise ApiError("bad_request", f"wait_for must be one of {', '.join(WAIT_FOR)}", field="wait_for")
     first = await shell.cache.get(match_id)
-    condition = _condition(wait_for or "any_change", first, resolve_viewer(first, caller))
+    viewer = resolve_viewer(first, caller)
+    await seen.seen(shell, first, viewer)
+    condition = _condition(wait_for or "any_change", first, viewer)
     cached = await _poll(shell, match_id, first, wait, condition) if wait > 0 else first
     return _snapshot(shell, cached, caller)[1]
 
@@ -121,5 +124,6 @@ async def read_events(shell: Shell, match_id: str, caller: Caller, since: int, w
     # Callers with credentials always check the database: a seat taken a moment ago must be recognised.
     crowd = wait > 0 and caller.agent is None and caller.play_token is None
     start = await shell.cache.get(match_id, max_age=FRESH_FOR if crowd else 0.0)
+    await seen.seen(shell, start, resolve_viewer(start, caller))
     cached = await _poll(shell, match_id, start, wait, lambda c: bool(page(c)[0]["events"]))
     return page(cached)[1]

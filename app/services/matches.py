@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import logging
 import secrets
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -21,16 +21,18 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
 from app.games.base import GameError
-from app.protocol import registry
+from app.protocol import registry, screening
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import hook_events, lobby, stats, takeover, tokens
+from app.services import clients, decisions, hook_events, lobby, metrics, quick_end, ratings, stats, takeover, tokens
 from app.services.match_cache import seat_dict
-from app.services.seating import Caller, Sitter, check_can_sit, seat_of
+from app.services.seating import Caller, Sitter, check_can_sit, check_room_takes, seat_of
 from app.services.shell import Shell
 
 log = logging.getLogger("wodi.matches")
+Check = Callable[[AsyncSession, str], Awaitable[None]]  # (session, client digest) → raises to refuse
+SEATS_FOR = ("all", "agents", "people")  # the room option of who may sit: people and agents, agents, people
 RECENT_MATCHES = 20  # a deal avoids what any of its players drew in their last this many dealt matches
 
 
@@ -72,9 +74,15 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
         events = events + bot_moves
     _update_row(match, game, state, events[-1]["seq"], now)
     if was_live and match.status in TERMINAL:
-        await stats.record_end(session, match, game, state)  # sets `match.rated`, written by `save`
-        ended = match.match_id
-        event.listen(session.sync_session, "after_commit", lambda _s: shell.match_ended(ended), once=True)
+        # sets `match.rated` and `match.pairing`, written by `save`
+        await stats.record_end(session, match, game, state, ratings.Rules.of(shell.settings))
+        ended, game_name, status = match.match_id, match.game, match.status
+
+        def after_end(_session: Any) -> None:
+            metrics.match_ended(game_name, status)
+            shell.match_ended(ended)
+
+        event.listen(session.sync_session, "after_commit", after_end, once=True)
     await repo.save(session, match)
     await repo.add_events(session, match.match_id, events, match.updated_at)
     await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
@@ -125,6 +133,7 @@ class _Sitting:
     agent: Agent | None
     name: str
     display_name: str
+    client: str | None = None  # a guest's client digest
 
     @property
     def agent_id(self) -> str | None:
@@ -140,30 +149,46 @@ class _Sitting:
 
 
 async def _sitting(session: AsyncSession, shell: Shell, match_id: str | None, seats: list[Seat], sitter: Sitter,
-                   body: Mapping[str, Any], seat_meta: dict[str, Any]) -> _Sitting:
-    """Check that the sitter may sit here (an agent's one table and one owner's one seat; guests are exempt) and
-    name the seat. A guest's machine name is drawn (`guest-` + 6 hex): the name they typed is only shown, so it can
-    never pass for an agent's handle."""
+                   body: Mapping[str, Any], seat_meta: dict[str, Any], seats_for: str) -> _Sitting:
+    """Check that the sitter may sit here (the room's `seats_for`; an agent's one table and one owner's one seat; a
+    client's one guest seat) and name the seat. A guest's machine name is drawn (`guest-` + 6 hex): the name they
+    typed is only shown, so it can never pass for an agent's handle."""
     if sitter.agent_id is None:
-        return _Sitting(None, f"guest-{secrets.token_hex(3)}", str(sitter.guest_name))
+        check_room_takes(seats_for, person=True, match_id=match_id)
+        client = clients.digest(shell.settings.secret_key, sitter.client)
+        if any(seat.client == client for seat in seats):
+            raise ApiError("guest_already_seated", "a guest from this client already sits in this room: one guest "
+                           "seat per client (invite a friend to join from their own device, or log in)",
+                           match_id=match_id)
+        return _Sitting(None, f"guest-{secrets.token_hex(3)}", str(sitter.guest_name), client)
     agent = await _locked_agent(session, sitter.agent_id)
+    check_room_takes(seats_for, person=agent.is_human, match_id=match_id)
     await check_can_sit(session, match_id, seats, agent, seat_meta, shell.settings)
     return _Sitting(agent, agent.name, _display_name(agent, body.get("player")))
 
 
 async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_meta: dict[str, Any], *,
-                 fill_now: bool = False) -> tuple[Applied, str]:
+                 fill_now: bool = False, check: Check | None = None) -> tuple[Applied, str]:
     """Open a waiting room with the caller in seat 0; returns it and seat 0's play token. With `fill_now` the
-    official bots are asked to take every other seat at once (the lobby wake-up is sent on commit)."""
+    official bots are asked to take every other seat at once (the lobby wake-up is sent on commit) and the room
+    remembers the client that opened it (`quick_client`); `check(session, client)` runs first in the same
+    transaction (the quick start's share of the pool)."""
     game = _game(str(body.get("game") or registry.default_name()))
     config = game.parse_config(body.get("config"))
+    seats_for = str(body.get("seats_for") or "all")
+    if seats_for not in SEATS_FOR:
+        raise ApiError("invalid_config", f"seats_for: one of {', '.join(SEATS_FOR)}", field="seats_for")
     now = shell.clock()
     token = tokens.new_secret(tokens.PLAY_TOKEN_PREFIX)
+    client = clients.digest(shell.settings.secret_key, sitter.client)
     async with shell.db.writer() as session:
-        sitting = await _sitting(session, shell, None, [], sitter, body, seat_meta)
+        if check is not None:
+            await check(session, client)
+        sitting = await _sitting(session, shell, None, [], sitter, body, seat_meta, seats_for)
         outcome = game.new_match(config, sitting.name, sitting.display_name, seed=secrets.randbits(64), now=now)
         match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),
                       n_players=game.n_players(config), seats_taken=1, fill_now=fill_now,
+                      quick_client=client if fill_now else None, seats_for=seats_for,
                       created_at=datetime.fromtimestamp(now, UTC))
         _update_row(match, game, outcome.state, outcome.events[-1]["seq"], now)
         session.add(match)
@@ -186,7 +211,7 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
 def _seat(match_id: str, seat: int, sitting: _Sitting, token: str, meta: dict[str, Any]) -> Seat:
     return Seat(match_id=match_id, seat=seat, agent_id=sitting.agent_id, name=sitting.name,
                 display_name=sitting.display_name, play_token_hash=tokens.digest(token), meta=meta,
-                joined_at=datetime.now(UTC))
+                joined_at=datetime.now(UTC), client=sitting.client)
 
 
 async def _locked_agent(session: AsyncSession, agent_id: str) -> Agent:
@@ -230,7 +255,8 @@ async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Excep
         before, events = state, []
         for job in joins:
             try:
-                sitting = await _sitting(session, shell, match_id, seats, job.sitter, job.body, job.seat_meta)
+                sitting = await _sitting(session, shell, match_id, seats, job.sitter, job.body, job.seat_meta,
+                                         match.seats_for or "all")
                 outcome = game.apply(state, await _join_command(session, game, match, seats, sitting), now=job.now)
             except (ApiError, GameError) as refused:
                 results.append(refused)
@@ -277,12 +303,19 @@ class _Command:
     build: Callable[[Game, int], Any]
     now: float
     expected_seq: int | None = None
+    concedes: bool = False
+    screen: screening.Screen = field(default_factory=screening.Screen)
+    sent: dict[str, Any] | None = None  # the decision as recorded (`decisions`): the body, without `usage`
+    usage: decisions.Usage | None = None
 
 
 async def _seated_command(shell: Shell, match_id: str, caller: Caller, build: Callable[[Game, int], Any],
-                          expected_seq: int | None = None) -> Applied:
+                          expected_seq: int | None = None, screen: screening.Screen | None = None,
+                          sent: dict[str, Any] | None = None, usage: decisions.Usage | None = None, *,
+                          concedes: bool = False) -> Applied:
     """A seated player's command, applied with whatever else arrived for this match meanwhile (group commit)."""
-    command = _Command(shell, caller, build, shell.clock(), expected_seq)
+    command = _Command(shell, caller, build, shell.clock(), expected_seq, concedes=concedes,
+                       screen=screen or screening.Screen(), sent=sent, usage=usage)
     result: Applied = await shell.commands.submit(match_id, command, _run_batch)
     return result
 
@@ -308,29 +341,54 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         due_before = {seat: True for seat in takeover.due_seats(game, state, seat_numbers)}
         applied: list[int] = []
         refused_seats: list[int] = []
+        moved: list[int] = []  # seats whose command moved the match (a concession aside): rating evidence
+        conceded: list[int] = []
         before = state
+        agents = {s["seat"]: s["agent_id"] for s in seats}
         for command in commands:
             seat: int | None = None
+            at_seq = events[-1]["seq"] if events else match.events_total
             try:
                 seat = seat_of(seats, command.caller)
                 built = command.build(game, seat)
                 # Per command: an earlier command of this batch may have moved the match on.
-                _check_fresh(command, events[-1]["seq"] if events else match.events_total)
+                _check_fresh(command, at_seq)
                 outcome = game.apply(state, built, now=command.now)
+                # The seam's text screen (app.protocol.screening): refuse in compete_mode, else flag the events.
+                command.screen.settle(outcome.events, seat, compete_mode=screening.compete_mode(match.config))
             except (ApiError, GameError) as refused:  # refused alone: the rules left the state as it was
                 if seat is not None:
                     refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
                     refused_seats.append(seat)
+                    if command.sent is not None:
+                        session.add(decisions.record(
+                            game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
+                            outcome="refused", at_seq=at_seq, at=command.now, sent=command.sent,
+                            reply=decisions.refusal(refused.code, refused.message), usage=command.usage))
                 results.append(refused)
                 continue
             applied.append(seat)
-            state = outcome.state
+            if built == game.concede(seat):
+                conceded.append(seat)
+            elif outcome.events:
+                moved.append(seat)
             mine = _stamped(outcome.events)
+            result = Applied(match, game, outcome.state, seat, mine, game.summary(outcome.state)["phase"],
+                             registry.reply_of(outcome))
+            if command.sent is not None:
+                session.add(decisions.record(
+                    game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
+                    outcome="accepted", at_seq=at_seq, at=command.now, sent=command.sent,
+                    reply=_reply(result), usage=command.usage))
+            state = outcome.state
             events += mine
-            results.append(Applied(match, game, state, seat, mine, game.summary(state)["phase"],
-                                   registry.reply_of(outcome)))
+            results.append(result)
+            if command.concedes and seat == quick_end.PERSON and quick_end.is_quick(match):
+                state, ended = quick_end.end(game, state, "player_conceded", command.now)
+                events += _stamped(ended)
         await takeover.acted(session, match, {s["seat"]: s["agent_id"] for s in seats}, due_before, applied,
                              refused_seats)
+        await ratings.record_acts(session, match, moved, conceded)
         if events:
             state, events = await _store(shell, session, match, game, state, events, commands[-1].now,
                                         before)
@@ -342,19 +400,30 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
     return results
 
 
+def _reply(applied: Applied) -> dict[str, Any]:
+    """An accepted command's answer as the API renders it (recorded with the decision)."""
+    seq = applied.events[0]["seq"] if applied.events else applied.match.events_total
+    extra = applied.game.action_response(applied.state, applied.seat, applied.events)
+    return {"accepted": True, "seq": seq, "phase": applied.phase or applied.match.phase, **extra,
+            **(applied.reply or {})}
+
+
 async def act(shell: Shell, match_id: str, caller: Caller, body: Mapping[str, Any]) -> Applied:
     """`POST /action`: any of the game's actions (`Game.actions`); refused with 409 `stale_state` if the body's
-    `expected_seq` is older than the match."""
-    action = {k: v for k, v in body.items() if k != "expected_seq"}
+    `expected_seq` is older than the match. An optional `usage` (`decisions.Usage`) is recorded with the decision,
+    never passed to the game."""
+    action = {k: v for k, v in body.items() if k not in ("expected_seq", "usage")}
     expected = body.get("expected_seq")
     if expected is not None and (type(expected) is not int or expected < 0):
         raise ApiError("bad_request", "expected_seq must be a non-negative integer", field="expected_seq")
+    usage = decisions.usage_of(body.get("usage"))
     return await _seated_command(shell, match_id, caller, lambda game, seat: game.parse_action(action, seat),
-                                 expected)
+                                 expected, screening.screen_action(action), action, usage)
 
 
 async def concede(shell: Shell, match_id: str, caller: Caller) -> Applied:
-    return await _seated_command(shell, match_id, caller, lambda game, seat: game.concede(seat))
+    return await _seated_command(shell, match_id, caller, lambda game, seat: game.concede(seat),
+                                 sent={"type": "concede"}, concedes=True)
 
 
 def _host_abort(game: Game, seat: int) -> Any:
@@ -386,7 +455,14 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
             if events:
                 seats = await repo.seats(session, match_id)
                 missed = takeover.timed_out_seats(game, before, state, [s.seat for s in seats])
+                holders = {s.seat: s.agent_id for s in seats}
+                session.add_all([decisions.record(game, before, match_id=match_id, seat=seat,
+                                                  agent_id=holders.get(seat), by="agent", outcome="timeout",
+                                                  at_seq=match.events_total, at=now) for seat in missed])
                 state, marks = await takeover.timed_out(session, match, game, missed, seats, state, now)
+                if quick_end.idle(match, seats, shell.settings.quick_start_idle_turns):
+                    state, ended = quick_end.end(game, state, "player_idle", now)
+                    marks = marks + ended
                 state, events = await _store(shell, session, match, game, state, events + _stamped(marks), now,
                                         before)
         await _published(shell, Applied(match, game, state, None, events))
@@ -411,6 +487,65 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
         return True
 
     return await shell.commands.alone(match_id, abort_idle)
+
+
+async def vacate(shell: Shell, match_id: str, agent_id: str) -> str | None:
+    """The operator suspended the agent sitting in this match: its seat is taken over by the rule bot where the room
+    has takeover (`config.takeover_after_timeouts`), else conceded; a waiting room is cleared as the janitor clears
+    one. Returns what was done ("taken_over", "conceded", "aborted"), or None when nothing was left to do (the
+    match ended, or the seat is out already)."""
+    now = shell.clock()
+
+    async def leave() -> str | None:
+        async with shell.db.writer() as session:
+            match, game, state = await _locked_match(session, match_id)
+            row = next((s for s in await repo.seats(session, match_id) if s.agent_id == agent_id), None)
+            if row is None or match.status in TERMINAL:
+                return None
+            how, command = _vacating(match, game, row.seat)
+            try:
+                outcome = game.apply(state, command, now=now)
+            except GameError:  # conceding a seat already out of the game: nothing to do
+                return None
+            if not outcome.events:
+                return None
+            row.taken_over = row.taken_over or how == "taken_over"
+            state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
+                                        state)
+        await _published(shell, Applied(match, game, state, None, events))
+        return how
+
+    result: str | None = await shell.commands.alone(match_id, leave)
+    return result
+
+
+def _vacating(match: Match, game: Game, seat: int) -> tuple[str, Any]:
+    if match.status == "waiting":
+        return "aborted", game.abort("janitor_timeout")
+    command = registry.takeover_command(game, seat) if takeover.threshold(match.config) is not None else None
+    if command is not None and registry.brain(game.name) is not None:
+        return "taken_over", command
+    return "conceded", game.concede(seat)
+
+
+async def end_away(shell: Shell, match_id: str, seen_before: datetime) -> bool:
+    """End a running quick start whose person has not been seen since `seen_before` (reason `player_left`,
+    `app.services.quick_end`); re-checked under the lock."""
+    now = shell.clock()
+
+    async def end() -> bool:
+        async with shell.db.writer() as session:
+            match, game, state = await _locked_match(session, match_id)
+            if not quick_end.away(match, await repo.seats(session, match_id), seen_before):
+                return False
+            ended, stamped = quick_end.end(game, state, "player_left", now)
+            if not stamped:
+                return False
+            ended, events = await _store(shell, session, match, game, ended, _stamped(stamped), now, state)
+        await _published(shell, Applied(match, game, ended, None, events))
+        return True
+
+    return await shell.commands.alone(match_id, end)
 
 
 async def record_rewrite(shell: Shell, match_id: str, proposal: Any) -> bool:

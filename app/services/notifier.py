@@ -50,6 +50,10 @@ class Notifier(Protocol):
         """Shutdown begins: wake every waiter now, and make later waits return at once."""
         ...
 
+    def waiting(self) -> int:
+        """How many long-polls wait in this process now."""
+        ...
+
 
 class MemoryNotifier:
     """In-process wake-ups: one future per waiter, resolved by `publish`. Costs no database work."""
@@ -73,6 +77,10 @@ class MemoryNotifier:
             for future in self._waiters.pop(match_id, set()):
                 if not future.done():
                     future.set_result(latest)
+
+    def waiting(self) -> int:
+        # Keys starting with "~" are the server's own (the bot filler's lobby wake-up), not long-polls.
+        return sum(len(waiters) for key, waiters in self._waiters.items() if not key.startswith("~"))
 
     async def start(self) -> None:
         pass

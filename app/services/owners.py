@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import owners as repo
+from app.db import suspensions
 from app.db.models import Agent, Owner
 from app.db.types import utcnow
 from app.protocol.errors import ApiError
@@ -126,6 +127,8 @@ async def _claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
     agent = await _find_claim(session, token, lock=True)
     if agent.owner_id is not None and agent.owner_id != owner_id:
         raise ApiError("already_claimed", "this agent already has an owner")
+    if await suspensions.active(session, "owner", owner_id) is not None:
+        raise ApiError("owner_suspended", "your account is suspended by the operator of this server")
     agent.owner_id = owner_id
     agent.claim_token = None
     agent.claimed_at = utcnow()
@@ -146,5 +149,7 @@ async def log_in(shell: Shell, username: str, password: str) -> Owner:
     """Login: verify in a read (off the loop), then record the login in a short write."""
     async with shell.db.reader() as session:
         owner_id = await verify_login(session, username, password)
+        if await suspensions.active(session, "owner", owner_id) is not None:
+            raise ApiError("owner_suspended", "this account is suspended by the operator of this server")
     async with shell.db.writer() as session:
         return await record_login(session, owner_id)

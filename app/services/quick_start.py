@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy.ext.asyncio import AsyncSession
+
 from app.bots.personas import PERSONAS
 from app.db import matches as repo
 from app.protocol import registry
@@ -40,11 +42,10 @@ def pool_capacity(shell: Shell) -> int:
     return shell.settings.bot_pool_max * len(PERSONAS)
 
 
-async def check_bots_free(shell: Shell, needed: int) -> None:
+async def check_bots_free(shell: Shell, session: AsyncSession, needed: int) -> None:
     """503 `bots_unavailable` when the bots' seats in live rooms, plus the open seats of rooms already waiting for
     them, plus `needed` would pass the pool's capacity (a soft check: the filler is the hard limit)."""
-    async with shell.db.reader() as session:
-        busy = await repo.live_official_seats(session) + await repo.open_seats_to_fill_now(session)
+    busy = await repo.live_official_seats(session) + await repo.open_seats_to_fill_now(session)
     capacity = pool_capacity(shell)
     if busy + needed > capacity:
         raise ApiError("bots_unavailable",
@@ -53,16 +54,36 @@ async def check_bots_free(shell: Shell, needed: int) -> None:
                        headers={"Retry-After": str(RETRY_AFTER)}, capacity=capacity, busy=busy, needed=needed)
 
 
+def share_check(shell: Shell, needed: int) -> matches.Check:
+    """The client's share of the pool, checked in the room's own transaction under a per-client lock (so a burst
+    of one client's requests, on any process, is counted one by one): 429 `quick_start_limit` when the bot seats of
+    its live quick starts plus `needed` would pass `WODI_QUICK_START_BOTS_PER_CLIENT` — unless it holds none, so
+    one table of any size always fits. Then the pool as a whole (`check_bots_free`): a client over its share hears
+    about its share, not about everyone's."""
+    limit = shell.settings.quick_start_bots_per_client
+
+    async def check(session: AsyncSession, client: str) -> None:
+        await repo.lock_client(session, client)
+        held = await repo.quick_bots_of(session, client)
+        if held and held + needed > limit:
+            raise ApiError("quick_start_limit",
+                           f"your quick starts already hold {held} of the official bots (at most {limit} at once, "
+                           f"this table needs {needed}); finish or leave a table first, or try again when one ends",
+                           headers={"Retry-After": str(RETRY_AFTER)}, held=held, needed=needed, limit=limit)
+        await check_bots_free(shell, session, needed)
+
+    return check
+
+
 async def start(shell: Shell, name: str, sitter: Sitter, choices: dict[str, Any] | None,
                 seat_meta: dict[str, Any]) -> tuple[matches.Applied, str]:
-    """Open the room with the person in seat 0, marked for the bots to fill at once."""
+    """Open the room with the person in seat 0, marked for the bots to fill at once, within the client's share."""
     game = quick_game(name)
     config = game.quick_config(choices)
     n_players = _seats(game, config)
-    await check_bots_free(shell, n_players - 1)
     player = {"display_name": sitter.guest_name} if sitter.guest_name else None
     return await matches.create(shell, sitter, {"game": name, "config": config, "player": player}, seat_meta,
-                                fill_now=True)
+                                fill_now=True, check=share_check(shell, n_players - 1))
 
 
 def _seats(game: Any, config: dict[str, Any]) -> int:

@@ -5,16 +5,32 @@ for `python -m app.ratings rebuild`, so live and rebuilt ratings are the same nu
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
 from app.db import ratings as repo
-from app.db.models import AgentRating, Match, RatingAnchor, RatingChange, Seat
+from app.db.models import Agent, AgentRating, Match, RatingAnchor, RatingChange, Seat
 from app.protocol.registry import AnyGame
-from app.ratings.eligibility import SeatFacts, unrated_reason
+from app.ratings.eligibility import SeatFacts, owner_identities, unrated_reason
 from app.ratings.model import PROVISIONAL_UNDER, SeatResult, Skill, composition, default_anchors, rate, wilson
+from app.settings import Settings
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The operator's part of the rule: the providers whose owner claims count, and the repeat window."""
+
+    trusted: frozenset[str]
+    repeat_window: timedelta
+
+    @classmethod
+    def of(cls, settings: Settings) -> Rules:
+        return cls(settings.provider_allowlist_set, timedelta(hours=settings.rating_repeat_window_hours))
 
 
 def competitive(config: Mapping[str, Any]) -> bool:
@@ -22,18 +38,53 @@ def competitive(config: Mapping[str, Any]) -> bool:
     return config.get("compete_mode") is True
 
 
-async def record(session: AsyncSession, match: Match, game: AnyGame, state: object, seats: Sequence[Seat]) -> None:
+async def record(session: AsyncSession, match: Match, game: AnyGame, state: object, seats: Sequence[Seat],
+                 rules: Rules) -> None:
     """Call once, in the transaction that ended the match: sets `match.rated` and, if rated, applies it."""
-    agents = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
-    facts = [SeatFacts(s.agent_id, bool(s.agent_id and agents[s.agent_id].is_official),
-                       agents[s.agent_id].owner_id if s.agent_id else None, s.taken_over,
-                       bool(s.agent_id and agents[s.agent_id].is_human)) for s in seats]
-    sides = game.seat_sides(state)
-    reason = unrated_reason(status=match.status, competitive=competitive(match.config), seats=facts,
-                            sides=[s.seat for s in seats if s.seat in sides])
-    match.rated = reason is None and bool(match.result)
+    sides = game.seat_sides(state) if competitive(match.config) else {}
+    await judge(session, match, sides, seats, rules)
     if match.rated:
         await apply(session, match, game.name, sides, seats)
+
+
+async def judge(session: AsyncSession, match: Match, sides: Mapping[int, str], seats: Sequence[Seat],
+                rules: Rules) -> str | None:
+    """Decide whether the finished `match` is rated (`app.ratings.eligibility`, then the repeat window over the
+    rated matches before it); sets `match.rated` and `match.pairing`, returns why not (None: rated). The live end
+    and `rebuild` both call this, so they apply one rule."""
+    agents = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
+    facts = [_facts(seat, agents.get(seat.agent_id or ""), match.finished_at, rules.trusted) for seat in seats]
+    verdict = unrated_reason(status=match.status, competitive=competitive(match.config), seats=facts,
+                             sides=[s.seat for s in seats if s.seat in sides])
+    reason = verdict.reason if match.result or verdict.reason else "no_result"
+    if reason is None and verdict.pairing and rules.repeat_window and match.finished_at is not None and \
+            await repo.pairing_rated_since(session, match.game, verdict.pairing,
+                                           match.finished_at - rules.repeat_window, match.match_id):
+        reason = "repeat_pairing"
+    match.rated, match.pairing = reason is None, verdict.pairing
+    return reason
+
+
+def _facts(seat: Seat, agent: Agent | None, finished_at: datetime | None, trusted: frozenset[str]) -> SeatFacts:
+    meta = seat.meta or {}
+    claimed = agent is not None and agent.claimed_at is not None and (
+        finished_at is None or agent.claimed_at <= finished_at)
+    owners = owner_identities(agent.owner_id if agent else None, claimed, meta.get("provider_id"),
+                              (meta.get("proxy_agent_meta") or {}).get("owner_id"), trusted)
+    return SeatFacts(seat.agent_id, bool(agent and agent.is_official), owners, seat.taken_over,
+                     bool(agent and agent.is_human), bool(seat.acted), bool(seat.conceded))
+
+
+async def record_acts(session: AsyncSession, match: Match, acted: Sequence[int], conceded: Sequence[int]) -> None:
+    """The evidence the rule reads at the end, kept in competitive matches only: these seats sent a command that
+    moved the match (`acted`), these conceded."""
+    if not competitive(match.config):
+        return
+    for column, chosen in (("acted", sorted(set(acted))), ("conceded", sorted(set(conceded)))):
+        if chosen:
+            flag = getattr(Seat, column)
+            await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(chosen),
+                                                     flag.is_(False)).values({column: True}))
 
 
 def seat_results(match: Match, sides: Mapping[int, str], seats: Sequence[Seat]) -> list[SeatResult]:

@@ -25,16 +25,18 @@ IDEMPOTENCY_TTL = timedelta(hours=24)
 
 FireTimer = Callable[[str, int], Awaitable[bool]]  # (match_id, token) → the Timeout command changed the match
 AbortIdle = Callable[[str, datetime], Awaitable[bool]]  # (match_id, idle since) → the waiting room was aborted
+EndAway = Callable[[str, datetime], Awaitable[bool]]  # (match_id, seen before) → the quick start was ended
 
 
 class Scheduler:
-    """Fires due timers with `fire_timer` and closes idle waiting rooms with `abort_idle` (both go through the
-    match's write queue); told of every commit's deadline, this process's and the others', by `poke`."""
+    """Fires due timers with `fire_timer`, closes idle waiting rooms with `abort_idle` and ends quick starts whose
+    person has gone with `end_away` (all go through the match's write queue); told of every commit's deadline, this
+    process's and the others', by `poke`."""
 
     def __init__(self, settings: Settings, db: Database, clock: Callable[[], float], fire_timer: FireTimer,
-                 abort_idle: AbortIdle, max_sleep: float = IDLE_SLEEP) -> None:
+                 abort_idle: AbortIdle, end_away: EndAway | None = None, max_sleep: float = IDLE_SLEEP) -> None:
         self.settings, self.db, self.clock = settings, db, clock
-        self._fire_timer, self._abort_idle = fire_timer, abort_idle
+        self._fire_timer, self._abort_idle, self._end_away = fire_timer, abort_idle, end_away
         # With several processes a timer may be armed elsewhere; re-reading the earliest deadline every
         # `max_sleep` seconds bounds how late it fires even if its notification was lost.
         self.max_sleep = max_sleep
@@ -102,6 +104,7 @@ class Scheduler:
         while True:
             try:
                 await self.sweep_waiting_rooms()
+                await self.sweep_quick_tables()
                 await self.sweep_idempotency_keys()
             except Exception:
                 log.exception("janitor sweep failed")
@@ -112,6 +115,16 @@ class Scheduler:
         before = datetime.fromtimestamp(self.clock(), UTC) - IDEMPOTENCY_TTL
         async with self.db.writer() as session:
             return await idempotency_repo.purge(session, before)
+
+    async def sweep_quick_tables(self) -> int:
+        """End running quick starts whose person has not read the match for `quick_start_away_after` seconds (the
+        page is closed); returns how many."""
+        if self._end_away is None:
+            return 0
+        before = datetime.fromtimestamp(self.clock(), UTC) - timedelta(seconds=self.settings.quick_start_away_after)
+        async with self.db.reader() as session:
+            away = await repo.quick_tables_to_end(session, before)
+        return sum([await self._end_away(match_id, before) for match_id in away])
 
     async def sweep_waiting_rooms(self) -> int:
         """Abort waiting rooms with no join for `waiting_room_ttl` seconds; returns how many."""

@@ -24,6 +24,7 @@ class Sitter:
 
     agent_id: str | None = None
     guest_name: str | None = None
+    client: str = ""  # who sent the request (`app.services.clients.key_of`): one client's share of bots and seats
 
     @property
     def is_guest(self) -> bool:
@@ -71,15 +72,30 @@ def seat_of(seats: Sequence[Mapping[str, Any]], caller: Caller) -> int:
     raise ApiError("auth_required", "send Authorization: Bearer <api_key> or X-Play-Token")
 
 
-def owner_keys(agent: Agent | None, provider_meta: dict[str, Any]) -> set[str]:
-    """Every owner identity a seat stands for: the claimed owner and the proxy-reported owner."""
+def owner_keys(agent: Agent | None, provider_meta: dict[str, Any], trusted: frozenset[str]) -> set[str]:
+    """Every owner identity a seat stands for: the claimed owner, and the owner a proxy reports — only when that
+    proxy is on `WODI_PROVIDER_ALLOWLIST` (`trusted`). Anyone can send `X-Provider-Id` and an `owner_id`; honoured
+    from anyone, a made-up claim naming a victim's owner id would lock the victim's agents out of every room the
+    claimant sits in (issue 26). With the allowlist empty (the default) no proxy claim is honoured."""
     keys = set()
     if agent is not None and agent.owner_id:
         keys.add(f"owner:{agent.owner_id}")
+    provider = provider_meta.get("provider_id")
     proxy_owner = (provider_meta.get("proxy_agent_meta") or {}).get("owner_id")
-    if proxy_owner not in (None, ""):
-        keys.add(f"proxy:{provider_meta.get('provider_id') or ''}:{proxy_owner}")
+    if provider in trusted and proxy_owner not in (None, ""):
+        keys.add(f"proxy:{provider}:{proxy_owner}")
     return keys
+
+
+def check_room_takes(seats_for: str, *, person: bool, match_id: str | None) -> None:
+    """The room option of who may sit (`matches.seats_for`): `agents` refuses people (guests and owners playing as
+    themselves) with 403 `room_agents_only`, `people` refuses agents with 403 `room_people_only`."""
+    if seats_for == "agents" and person:
+        raise ApiError("room_agents_only", "this room seats agents only: people may watch it, not sit down",
+                       match_id=match_id, seats_for=seats_for)
+    if seats_for == "people" and not person:
+        raise ApiError("room_people_only", "this room seats people only (guests and logged-in owners), not agents",
+                       match_id=match_id, seats_for=seats_for)
 
 
 async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequence[Seat], agent: Agent,
@@ -89,11 +105,12 @@ async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequ
         raise ApiError("same_agent_already_in_match", "this agent already has a seat in this match",
                        match_id=match_id)
     await _check_not_busy(session, agent, settings)
-    mine = owner_keys(agent, provider_meta)
+    trusted = settings.provider_allowlist_set
+    mine = owner_keys(agent, provider_meta, trusted)
     if mine and seats:
         seated = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
         for seat in seats:
-            if mine & owner_keys(seated.get(seat.agent_id or ""), seat.meta or {}):
+            if mine & owner_keys(seated.get(seat.agent_id or ""), seat.meta or {}, trusted):
                 raise ApiError("same_owner_already_in_match",
                                "an agent of the same owner already sits in this match", seat=seat.seat)
 

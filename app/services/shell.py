@@ -12,6 +12,7 @@ from app.services.hooked_agents import HookedAgents
 from app.services.key_cache import KeyCache
 from app.services.match_cache import MatchCache
 from app.services.notifier import Notifier
+from app.services.presence import Presence
 from app.settings import Settings
 
 
@@ -41,6 +42,11 @@ class Shell(Protocol):
     @property
     def keys(self) -> KeyCache:
         """API keys verified a moment ago (forget an agent's when its key changes)."""
+        ...
+
+    @property
+    def presence(self) -> Presence:
+        """When this process last marked a quick start's person seen."""
         ...
 
     @property

@@ -6,16 +6,18 @@ from __future__ import annotations
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
+from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.models import Match
 from app.protocol.registry import AnyGame
 from app.services import ratings
 
 
-async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object) -> None:
+async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object,
+                     rules: ratings.Rules) -> None:
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
     seat_rows = await repo.seats(session, match.match_id)
-    await ratings.record(session, match, game, state, seat_rows)
+    await ratings.record(session, match, game, state, seat_rows, rules)
     for row in seat_rows:
         if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
             await agents_repo.add_stats(session, row.agent_id, abandoned=1)
@@ -25,6 +27,9 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
             await agents_repo.add_stats(session, agent_id, aborts=1)
         return
     result = match.result
+    winning_agents = {seats[s] for s in result["winning_seats"] if s in seats}
+    for agent_id, spent in sorted((await decisions_repo.spent_in(session, match.match_id)).items()):
+        await decisions_repo.add_usage(session, agent_id, spent, won=agent_id in winning_agents)
     sides = game.seat_sides(state)
     winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
     for seat, agent_id in sorted(seats.items()):

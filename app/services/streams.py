@@ -15,6 +15,7 @@ from typing import Any
 from app.protocol.errors import ApiError
 from app.protocol.projection import visible_events
 from app.protocol.viewer import TERMINAL
+from app.services import seen
 from app.services.match_cache import CachedMatch
 from app.services.match_reads import live_god, resolve_viewer
 from app.services.notifier import RESYNC
@@ -48,6 +49,10 @@ class StreamSlots:
 
     def open_for(self, client: str) -> int:
         return self._open[client]
+
+    def held(self) -> int:
+        """Streams open in this process now."""
+        return sum(self._open.values())
 
 
 class Slot:
@@ -99,6 +104,7 @@ async def events(shell: Shell, match_id: str, caller: Caller, since: int,
             continue
         if cached.row["status"] in TERMINAL or shell.notifier.draining:
             return
+        await seen.seen(shell, cached, resolve_viewer(cached, caller))  # an open stream is an open page
         seq = await shell.notifier.wait(match_id, cached.row["events_total"], IDLE_RECHECK)
         if seq > cached.row["events_total"]:
             cached = await shell.cache.get(match_id, at_least=0 if seq >= RESYNC else seq)

@@ -27,10 +27,17 @@ from app.protocol.projection import MatchView, snapshot
 from app.protocol.registry import AnyGame
 from app.protocol.turns import turn_of
 from app.protocol.viewer import TERMINAL, Viewer
+from app.services import decisions
 
 log = logging.getLogger("wodi.takeover")
 PERSONA = "yingyan"  # the data-driven persona of app.bots: the steadiest stand-in
 MAX_BOT_MOVES = 64  # per command: more means a bot that keeps answering without moving the match on
+
+
+def counts_runs(match: Match) -> bool:
+    """Whether a seat's run of timeouts is kept: for takeover, and in a quick start (whose person's run ends it
+    early: `app.services.quick_end`)."""
+    return threshold(match.config) is not None or bool(match.fill_now)
 
 
 def threshold(config: Mapping[str, Any]) -> int | None:
@@ -78,7 +85,7 @@ async def acted(session: AsyncSession, match: Match, seat_agents: Mapping[int, s
             refusals[agent_id] = refusals.get(agent_id, 0) + 1
     for agent_id, count in sorted(refusals.items()):
         await agents_repo.add_stats(session, agent_id, refusals=count)
-    if threshold(match.config) is not None and turns:
+    if counts_runs(match) and turns:
         ended = [s for s in applied if due_before.get(s)]
         await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(ended),
                                                  Seat.timeouts_in_row > 0).values(timeouts_in_row=0))
@@ -95,7 +102,7 @@ async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Seq
         row = rows.get(seat)
         if row is None:
             continue
-        if limit is not None:  # the run only matters (and is only reset) when takeover is on
+        if counts_runs(match):  # the run only matters (and is only reset) for takeover and quick starts
             row.timeouts_in_row += 1
         if row.agent_id:
             await agents_repo.add_stats(session, row.agent_id, turns=1, timeouts=1)
@@ -124,15 +131,19 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
     if not taken:
         return state, []
     log_so_far = await repo.events_after(session, match.match_id, 0, match.events_total) + pending
+    rows = await repo.seats(session, match.match_id)
+    personas = {row.seat: str(row.meta.get("persona") or PERSONA) for row in rows}
+    dice = {row.seat: str(row.meta.get("dice") or match.match_id) for row in rows}  # a seeded seat replays alike
     added: list[dict[str, Any]] = []
     for _ in range(MAX_BOT_MOVES):
         seat = next(iter(due_seats(game, state, taken)), None)
         if seat is None or game.summary(state)["status"] in TERMINAL:
             break
         events = log_so_far + added
-        rng = random.Random(f"{match.match_id}:{events[-1]['seq'] if events else 0}:{seat}")
+        at_seq = events[-1]["seq"] if events else 0
+        rng = random.Random(f"{dice.get(seat, match.match_id)}:{at_seq}:{seat}")
         body = brain(snapshot(game, _view(match, game, state, events), state, Viewer("player_agent", seat), events),
-                     PERSONA, rng, baseline=False)
+                     personas.get(seat, PERSONA), rng, baseline=False)
         try:
             if body is None:
                 raise GameError("bad_request", "the bot had nothing to send")
@@ -141,7 +152,11 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
             log.warning("match %s: the bot playing seat %s was refused (%s); its clock runs on",
                         match.match_id, seat, refused.code)
             break
-        state, added = outcome.state, added + stamp(outcome.events)
+        stamped = stamp(outcome.events)
+        session.add(decisions.record(game, state, match_id=match.match_id, seat=seat, agent_id=None, by="bot",
+                                     outcome="accepted", at_seq=at_seq, at=now, sent=body,
+                                     reply={"accepted": True, "seq": stamped[0]["seq"] if stamped else at_seq}))
+        state, added = outcome.state, added + stamped
     return state, added
 
 

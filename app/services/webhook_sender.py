@@ -27,6 +27,7 @@ from app.db import webhooks as repo
 from app.db.database import Database
 from app.db.models import Webhook, WebhookDelivery
 from app.services import outbound
+from app.services.metrics import WEBHOOK_FAILED
 from app.settings import Settings
 
 log = logging.getLogger("wodi.webhooks")
@@ -177,6 +178,7 @@ class WebhookSender:
         at = datetime.fromtimestamp(now, UTC)
         attempts = delivery.attempts + 1
         gave_up = now - delivery.created_at.timestamp() > GIVE_UP_AFTER
+        WEBHOOK_FAILED.inc()
         log.info("webhook %s: delivery %s attempt %d failed: %s", hook.webhook_id, delivery.delivery_id, attempts,
                  error)
         async with self.db.writer() as session:

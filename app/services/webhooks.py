@@ -92,10 +92,11 @@ def _iso(at: datetime | None) -> str | None:
 
 
 def public(hook: Webhook) -> dict[str, Any]:
-    """What the agent reads of its webhook: never the secret, only its first characters."""
+    """What the agent reads of its webhook: none of the secret, not even its first characters (issue 26: each of
+    them narrows a guess); `webhook_id` tells webhooks apart."""
     return {
         "webhook_id": hook.webhook_id, "url": hook.url, "events": list(hook.events), "enabled": hook.enabled,
-        "disabled_reason": hook.disabled_reason, "secret_prefix": hook.secret_prefix,
+        "disabled_reason": hook.disabled_reason,
         "last_status": hook.last_status, "last_error": hook.last_error,
         "last_attempt_at": _iso(hook.last_attempt_at), "last_success_at": _iso(hook.last_success_at),
         "failing_since": _iso(hook.failing_since), "created_at": _iso(hook.created_at),

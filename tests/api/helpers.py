@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any
 
@@ -29,3 +30,36 @@ async def register(client: httpx.AsyncClient, name: str, **extra: Any) -> dict[s
 
 def bearer(key: str) -> dict[str, str]:
     return {"Authorization": f"Bearer {key}"}
+
+
+_owners = itertools.count()
+
+
+async def claim_each(client: httpx.AsyncClient, keys: list[str]) -> list[str]:
+    """Claim each key's agent for an owner of its own (a fresh sign-up): the evidence of independent seats a rated
+    match needs (docs/agents/ratings.md). Returns the owners' session cookies; the client's cookie jar is left as it
+    was."""
+    saved = httpx.Cookies(client.cookies)
+    origin = {"Origin": str(client.base_url).rstrip("/")}
+    sessions = []
+    try:
+        for key in keys:
+            me = await client.get("/api/agents/me", headers=bearer(key))
+            assert me.status_code == 200, me.text
+            client.cookies.clear()
+            signed = await client.post("/api/owners", json={"username": f"owner{next(_owners)}x{id(client) % 997}",
+                                                            "password": "correct horse battery"})
+            assert signed.status_code == 201, signed.text
+            claimed = await client.post(f"/api/agents/claim/{me.json()['claim_url'].rsplit('/', 1)[1]}",
+                                        headers=origin)
+            assert claimed.status_code == 200, claimed.text
+            sessions.append(signed.cookies["wodi_session"])
+    finally:
+        client.cookies.clear()
+        client.cookies.update(saved)
+    return sessions
+def client_at(app: Any, ip: str) -> httpx.AsyncClient:
+    """A client of `app` calling from `ip` (a person on another device: per-client limits count it apart)."""
+    from tests.conftest import RecordingClient
+
+    return RecordingClient(transport=httpx.ASGITransport(app=app, client=(ip, 50000)), base_url="http://testserver")

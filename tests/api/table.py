@@ -9,7 +9,7 @@ from typing import Any
 
 import httpx
 
-from tests.api.helpers import bearer
+from tests.api.helpers import bearer, claim_each
 
 _names = itertools.count()
 Policy = Callable[["Table", int, dict[str, Any]], dict[str, Any] | None]
@@ -36,6 +36,7 @@ class Table:
     """`n` fresh agents; seat i is agent i once `open()` has run."""
 
     game = "undercover"
+    claim = False  # claim each agent for an owner of its own once registered (what a rated match needs)
 
     def __init__(self, client: httpx.AsyncClient, n: int, **config: Any) -> None:
         self.client = client
@@ -57,6 +58,8 @@ class Table:
             assert response.status_code == 201, response.text
             self.keys.append(response.json()["api_key"])
             self.names.append(name)
+        if self.claim:
+            await claim_each(self.client, self.keys)
 
     async def open(self, fill: bool = True) -> dict[str, Any]:
         await self.register()

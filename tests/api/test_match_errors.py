@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 import httpx
@@ -54,25 +53,6 @@ async def test_join_errors(client: httpx.AsyncClient) -> None:
     missing = await client.post("/api/matches/zzzzzzzz/join", json={}, headers=bearer(extra))
     assert_error(missing, 404, "match_not_found")
     assert_error(await client.post(f"/api/matches/{table.match_id}/join", json={}), 400, "identity_required")
-
-
-async def test_same_owner_via_provider_meta(client: httpx.AsyncClient) -> None:
-    table = Table(client, 4)
-    await table.register()
-    meta = {"X-Provider-Id": "clawdchat", "X-Provider-Agent-Meta": json.dumps({"agent_id": "a", "owner_id": "o-1"})}
-    created = await client.post("/api/matches", json={"config": table.config}, headers={**table.h(0), **meta})
-    table.match_id = created.json()["match_id"]
-    meta2 = {**meta, "X-Provider-Agent-Meta": json.dumps({"agent_id": "b", "owner_id": "o-1"})}
-    clash = await client.post(f"/api/matches/{table.match_id}/join", json={}, headers={**table.h(1), **meta2})
-    assert_error(clash, 409, "same_owner_already_in_match")
-    meta3 = {**meta, "X-Provider-Agent-Meta": json.dumps({"agent_id": "c", "owner_id": "o-2"})}
-    ok = await client.post(f"/api/matches/{table.match_id}/join", json={}, headers={**table.h(1), **meta3})
-    assert ok.status_code == 200
-    snap = await client.get(f"/api/matches/{table.match_id}", headers=table.h(1))
-    events = await client.get(f"/api/matches/{table.match_id}/events")
-    listing = await client.get("/api/matches")
-    for text in (snap.text, events.text, listing.text, ok.text):
-        assert "o-1" not in text and "o-2" not in text and "clawdchat" not in text
 
 
 async def test_action_errors_change_nothing(client: httpx.AsyncClient) -> None:

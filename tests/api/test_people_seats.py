@@ -10,7 +10,7 @@ import pytest
 from fastapi import FastAPI
 
 from app.main import create_app
-from tests.api.helpers import assert_error, bearer, register
+from tests.api.helpers import assert_error, bearer, client_at, register
 from tests.api.table import lowest_other
 from tests.conftest import RecordingClient, _wipe, make_settings
 
@@ -48,7 +48,7 @@ def token(value: str) -> dict[str, str]:
     return {"X-Play-Token": value}
 
 
-async def test_guests_create_join_act_and_stay_off_the_leaderboard(client: httpx.AsyncClient) -> None:
+async def test_guests_create_join_act_and_stay_off_the_leaderboard(client: httpx.AsyncClient, app: FastAPI) -> None:
     created = await client.post("/api/matches", json={"config": SMALL, "player": {"name": " 小王 "}})
     assert created.status_code == 201, created.text
     body = created.json()
@@ -60,7 +60,8 @@ async def test_guests_create_join_act_and_stay_off_the_leaderboard(client: httpx
         joined = await client.post(f"/api/matches/{seats.match_id}/join", json={}, headers=bearer(agent["api_key"]))
         assert joined.status_code == 200, joined.text
         seats.headers.append(bearer(agent["api_key"]))
-    second = await client.post(f"/api/matches/{seats.match_id}/join", json={"player": {"display_name": "阿花"}})
+    async with client_at(app, "10.0.0.2") as friend:  # one guest seat per client: a friend on their own device
+        second = await friend.post(f"/api/matches/{seats.match_id}/join", json={"player": {"display_name": "阿花"}})
     assert second.status_code == 200 and second.json()["seat"] == 3 and second.json()["status"] == "in_progress"
     seats.headers.append(token(second.json()["play_token"]))
 

@@ -3,6 +3,7 @@ and `rebuild` reproduces the stored ratings exactly."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import httpx
@@ -12,13 +13,17 @@ from sqlalchemy import select
 from app.db.models import AgentRating, RatingAnchor, RatingChange
 from app.ratings.model import SeatResult, Skill, rate
 from app.ratings.rebuild import rebuild
+from app.services.ratings import Rules
 from tests.api.helpers import assert_error
 from tests.api.table import Table
 from tests.conftest import OFFICIAL_KEY
 
+RULES = Rules(frozenset(), timedelta(hours=24))  # the defaults: no provider trusted, a 24 h repeat window
+
 
 async def _played(client: httpx.AsyncClient, **config: Any) -> tuple[Table, dict[str, Any]]:
     table = Table(client, 4, **config)
+    table.claim = True  # four owners, one agent each: independent seats
     await table.open()
     final = await table.play()
     assert final["status"] == "finished"
@@ -116,14 +121,18 @@ async def _stored(app: FastAPI) -> tuple[list[tuple[Any, ...]], ...]:
 async def test_rebuild_reproduces_the_stored_ratings_exactly(app: FastAPI, client: httpx.AsyncClient) -> None:
     first, _ = await _played(client, compete_mode=True)
     await _played(client)  # casual: not replayed
+    newcomer = Table(client, 1)
+    newcomer.claim = True
+    await newcomer.register()
     table = Table(client, 4, compete_mode=True)
-    table.keys, table.names = first.keys, first.names  # the same four again: their second rated match
+    # Three of the four again with a newcomer: another pairing, so their second rated match.
+    table.keys, table.names = first.keys[:3] + newcomer.keys, first.names[:3] + newcomer.names
     table.register = _no_registration  # type: ignore[method-assign]
     await table.open()
     assert (await table.play())["status"] == "finished"
     before = await _stored(app)
-    assert len(before[2]) == 8 and {r[4] for r in before[0]} == {2}
-    assert await rebuild(app.state.runtime.db) == 2
+    assert len(before[2]) == 8 and sorted(r[4] for r in before[0]) == [1, 1, 2, 2, 2]
+    assert await rebuild(app.state.runtime.db, RULES) == 2
     assert await _stored(app) == before
 
 

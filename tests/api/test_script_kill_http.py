@@ -104,6 +104,7 @@ def _check_layers(events: dict[int | None, list[dict[str, Any]]], everything: li
 
 async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: httpx.AsyncClient) -> None:
     table = ScriptKillTable(client, compete_mode=True)  # rated: the result counts per side
+    table.claim = True
     await table.open()
     watcher = cookie_of(await sign_up(client, "sk-watcher"))
     agents = [Agent(seat, random.Random(seat)) for seat in range(6)]

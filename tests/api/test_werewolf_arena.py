@@ -10,13 +10,16 @@ import httpx
 
 from app.bots.personas import PERSONAS
 from app.games.installed import brains
-from tests.api.helpers import bearer, register
+from tests.api.helpers import bearer, claim_each, register
 
 
 async def _werewolf_table(client: httpx.AsyncClient, tag: str, **config: Any) -> tuple[str, list[dict[str, str]],
                                                                                          list[str]]:
     names = [f"ww-{tag}-{i}" for i in range(6)]
-    keys = [bearer((await register(client, name))["api_key"]) for name in names]
+    api_keys = [(await register(client, name))["api_key"] for name in names]
+    if config.get("compete_mode"):
+        await claim_each(client, api_keys)  # independent seats: what a rated match needs
+    keys = [bearer(key) for key in api_keys]
     created = await client.post("/api/matches", json={"game": "werewolf", "config": {"n_players": 6, **config}},
                                 headers=keys[0])
     assert created.status_code == 201, created.text

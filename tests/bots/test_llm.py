@@ -29,6 +29,7 @@ class FakeLLM:
         self.status = 200
         self.requests: list[dict[str, Any]] = []
         self.headers: list[dict[str, str]] = []
+        self.usage: dict[str, int] | None = None  # the answer's `usage` (OpenAI's shape), when set
 
 
 def fake_app(fake: FakeLLM) -> FastAPI:
@@ -43,7 +44,8 @@ def fake_app(fake: FakeLLM) -> FastAPI:
             return JSONResponse({"error": {"message": "boom"}}, status_code=fake.status)
         return JSONResponse({"id": "chatcmpl-1", "object": "chat.completion", "model": body.get("model"),
                              "choices": [{"index": 0, "finish_reason": "stop",
-                                          "message": {"role": "assistant", "content": fake.content}}]})
+                                          "message": {"role": "assistant", "content": fake.content}}],
+                             **({"usage": fake.usage} if fake.usage else {})})
 
     return app
 
@@ -70,7 +72,7 @@ def endpoint() -> Iterator[tuple[str, FakeLLM]]:
 @pytest.fixture
 def fake(endpoint: tuple[str, FakeLLM]) -> FakeLLM:
     _, fake = endpoint
-    fake.content, fake.delay, fake.status = "", 0.0, 200
+    fake.content, fake.delay, fake.status, fake.usage = "", 0.0, 200, None
     return fake
 
 
@@ -234,5 +236,20 @@ async def test_a_false_vote_comment_is_dropped(endpoint: tuple[str, FakeLLM], fa
                               votes=[(1, 3), (2, 3), (4, 3)])
         assert await brain.improve(with_votes, PERSONAS[0], FALLBACK_VOTE) == {
             "type": "vote", "target_seat": 3, "comment": "大家都投3号，我也投"}
+    finally:
+        await brain.aclose()
+
+
+async def test_the_brain_reports_the_tokens_it_spent(endpoint: tuple[str, FakeLLM], fake: FakeLLM) -> None:
+    """The action carries the endpoint's token counts as `usage` (issue 30); without them, no `usage`."""
+    brain = LLMBrain(endpoint[0], model="fake-model", timeout=5)
+    try:
+        fake.content = '{"text": "热气腾腾"}'
+        fake.usage = {"prompt_tokens": 812, "completion_tokens": 17, "total_tokens": 829}
+        speech = await brain.improve(speak_snap(), PERSONAS[0], FALLBACK_SPEECH)
+        assert speech == {"type": "speak", "text": "热气腾腾",
+                          "usage": {"input_tokens": 812, "output_tokens": 17, "model": "fake-model"}}
+        fake.usage = None
+        assert "usage" not in (await brain.improve(speak_snap(), PERSONAS[0], FALLBACK_SPEECH) or {})
     finally:
         await brain.aclose()

@@ -22,13 +22,19 @@ KEY = "test-quick-start-bot-key"
 @pytest.fixture
 def server(database_url: str) -> Iterator[Server]:
     # Rooms that are not quick starts would wait ten minutes for bots: only `fill_now` can seat them here.
+    # Each person calls from a device of their own (`X-Forwarded-For`, trusted from 127.0.0.1): one client's share
+    # of the bots is WODI_QUICK_START_BOTS_PER_CLIENT (ten seats: two tables of five).
     running = Server(database_url, WODI_OFFICIAL_BOT_KEY=KEY, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="600",
-                     WODI_BOT_POOL_MAX="3").start()
+                     WODI_BOT_POOL_MAX="3", WODI_TRUSTED_PROXIES="127.0.0.1").start()
     try:
         yield running
     finally:
         running.stop()
         asyncio.run(_wipe(database_url))
+
+
+def device(n: int) -> dict[str, str]:
+    return {"X-Forwarded-For": f"10.55.0.{n}"}
 
 
 async def _seated(client: httpx.AsyncClient, started: dict[str, Any]) -> dict[str, Any]:
@@ -63,7 +69,7 @@ async def test_a_quick_start_is_seated_by_bots_at_once(server: Server) -> None:
 async def test_the_pool_grows_to_its_limit_then_refuses(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
         # Three 6-seat tables need 15 bots: more than the 12 the filler starts with (two per persona).
-        started = [await client.post("/api/play", json={"name": f"玩家{i}"}) for i in range(3)]
+        started = [await client.post("/api/play", json={"name": f"玩家{i}"}, headers=device(i + 1)) for i in range(3)]
         assert all(s.status_code == 201 for s in started), [s.text for s in started]
         snaps = await asyncio.gather(*(_seated(client, s.json()) for s in started))
         assert all(s["status"] == "in_progress" for s in snaps)
@@ -73,14 +79,40 @@ async def test_the_pool_grows_to_its_limit_then_refuses(server: Server) -> None:
         assert max(per_persona.values()) <= 3 and any(h.endswith("3@wodi") for h in handles), per_persona
 
         # 18 = 3 × 6 personas: 15 are playing, so a fourth table of five bots is refused, clearly…
-        refused = await client.post("/api/play", json={"name": "晚来的", "choices": {"virtual_players": 5}})
+        refused = await client.post("/api/play", json={"name": "晚来的", "choices": {"virtual_players": 5}},
+                                    headers=device(4))
         assert refused.status_code == 503 and refused.headers["Retry-After"] == "30"
         body = refused.json()
         assert body["error"] == "bots_unavailable" and f"all {3 * len(PERSONAS)} official bots" in body["message"]
         # …and one of three still fits, with the pool's last agents.
-        last = await client.post("/api/play", json={"name": "刚好", "choices": {"virtual_players": 3}})
+        last = await client.post("/api/play", json={"name": "刚好", "choices": {"virtual_players": 3}},
+                                 headers=device(5))
         assert last.status_code == 201, last.text
         snap = await _seated(client, last.json())
         assert snap["status"] == "in_progress"
         everyone = handles + [p["name"] for p in snap["players"][1:]]
         assert len(set(everyone)) == 18 and max(Counter(persona_of_handle(h) for h in everyone).values()) == 3
+
+
+async def test_one_client_flooding_quick_starts_gets_its_share_while_another_is_seated(server: Server) -> None:
+    """Issue 26's abuse test: one client opens quick starts as fast as it can (a dozen at once, as the attack did)
+    and is refused after its share; a second client's quick start in the same seconds is seated against bots."""
+    five = {"choices": {"virtual_players": 5}}
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        flood = [client.post("/api/play", json={"name": f"刷{i}", **five}, headers=device(66)) for i in range(12)]
+        other = client.post("/api/play", json={"name": "路人", **five}, headers=device(67))
+        *flooded, theirs = await asyncio.gather(*flood, other)
+        won = [r for r in flooded if r.status_code == 201]
+        refused = [r for r in flooded if r.status_code != 201]
+        assert len(won) == 2, [r.text for r in flooded]  # ten bot seats: two tables of five
+        for response in refused:
+            assert response.status_code == 429 and response.json()["error"] == "quick_start_limit", response.text
+            assert response.headers["Retry-After"] == "30"
+        assert theirs.status_code == 201, theirs.text
+        snaps = await asyncio.gather(*(_seated(client, r.json()) for r in [theirs, *won]))
+        for snap in snaps:
+            assert snap["status"] == "in_progress" and snap["seats_open"] == 0
+            assert all(p["is_official"] for p in snap["players"][1:]) and len(snap["players"]) == 6
+        # Still refused while its two tables run: the share is what the client holds, not what it asked for.
+        again = await client.post("/api/play", json={"name": "刷", **five}, headers=device(66))
+        assert again.status_code == 429 and again.json()["error"] == "quick_start_limit", again.text

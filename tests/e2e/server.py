@@ -24,23 +24,28 @@ def free_port() -> int:
 class Server:
     """`python -m app` on a free port against `database_url`; `kill()` is a real SIGKILL."""
 
-    def __init__(self, database_url: str, port: int | None = None, **env: str) -> None:
+    def __init__(self, database_url: str, port: int | None = None, log: Path | None = None, **env: str) -> None:
         self.port = port or free_port()
+        self.log = log  # the server's stderr goes to this file when given (the log tests read it)
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(self.port),
                     "WODI_PUBLIC_BASE_URL": self.base_url, "WODI_RATE_LIMIT_ENABLED": "false",
                     "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self) -> Server:
-        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env)
-        deadline = time.monotonic() + 30
+    def start(self, timeout: float = 30) -> Server:
+        stderr = self.log.open("ab") if self.log is not None else None
+        self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env, stderr=stderr)
+        if stderr is not None:
+            stderr.close()  # the child holds its own copy
+        deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
                 if httpx.get(f"{self.base_url}/readyz", timeout=1).status_code == 200:
                     return self
             except httpx.TransportError:
                 time.sleep(0.1)
+        self.stop()  # a server that did not answer in time must not linger (holding the bots' leader lock)
         raise RuntimeError("server did not start")
 
     def kill(self) -> None:

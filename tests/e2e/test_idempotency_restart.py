@@ -33,8 +33,11 @@ async def test_answers_survive_a_restart(database_url: str, wiped: None) -> None
     sent: list[tuple[str, dict[str, str], object, httpx.Response]] = []
     server = Server(database_url).start()
     async with httpx.AsyncClient(base_url=server.base_url, timeout=30) as client:
-        keys = [(await send(client, sent, "/api/agents", {"name": f"restart-{i}"})).json()["api_key"]
-                for i in range(4)]
+        keys = [(await client.post("/api/agents", json={"name": f"restart-{i}"})).json()["api_key"] for i in range(4)]
+        # Anonymous, and its answer a new API key: kept only as "took effect" (issue 26), across the restart too.
+        registered = await client.post("/api/agents", json={"name": "restart-anonymous"},
+                                       headers={"Idempotency-Key": "restart-anonymous"})
+        assert registered.status_code == 201
         auth = [{"Authorization": f"Bearer {k}"} for k in keys]
         config = {"n_players": 4, "n_undercover": 1, "first_speaker": 0, "last_words": False}
         match_id = (await send(client, sent, "/api/matches", {"game": "undercover", "config": config},
@@ -53,6 +56,9 @@ async def test_answers_survive_a_restart(database_url: str, wiped: None) -> None
                 assert again.headers["idempotent-replayed"] == "true"
                 reused = await client.post(path, json={"other": 1}, headers=headers)
                 assert reused.status_code == 422 and reused.json()["error"] == "idempotency_key_reused"
+            withheld = await client.post("/api/agents", json={"name": "restart-anonymous"},
+                                         headers={"Idempotency-Key": "restart-anonymous"})
+            assert withheld.status_code == 409 and withheld.json()["detail"]["withheld"] is True
             snap = (await client.get(f"/api/matches/{match_id}")).json()
             assert snap["events_total"] == total and len(snap["players"]) == 4
             events = (await client.get(f"/api/matches/{match_id}/events")).json()["events"]
@@ -67,11 +73,14 @@ async def test_one_key_sent_to_two_processes_at_once_takes_effect_once(database_
     try:
         async with httpx.AsyncClient(base_url=a.base_url, timeout=30) as on_a, \
                 httpx.AsyncClient(base_url=b.base_url, timeout=30) as on_b:
-            headers = {"Idempotency-Key": "both-processes"}
-            answers = await asyncio.gather(*(client.post("/api/agents", json={"name": "raced-once"}, headers=headers)
+            registered = await on_a.post("/api/agents", json={"name": "raced-once"})
+            headers = {"Idempotency-Key": "both-processes", "Authorization": f"Bearer {registered.json()['api_key']}"}
+            body = {"game": "undercover", "config": {"n_players": 4, "n_undercover": 1}}
+            answers = await asyncio.gather(*(client.post("/api/matches", json=body, headers=headers)
                                              for client in (on_a, on_b, on_a, on_b)))
             assert {r.status_code for r in answers} == {201}, [r.text for r in answers]
-            assert len({r.json()["api_key"] for r in answers}) == 1
+            assert len({r.json()["play_token"] for r in answers}) == 1
+            assert (await on_b.get("/api/matches")).json()["count"] == 1
     finally:
         a.stop()
         b.stop()

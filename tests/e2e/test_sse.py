@@ -178,6 +178,39 @@ async def test_concurrent_streams_per_client_are_capped(http: httpx.AsyncClient,
             await response.aclose()
 
 
+async def test_keys_seated_elsewhere_share_their_ip_s_cap(http: httpx.AsyncClient, live: Server) -> None:
+    """Issue 26: throwaway keys that hold no seat in the match count against their IP's cap (3 here), not one cap
+    each; a seated key keeps its own."""
+    table = Table(http, 4)
+    await table.open(fill=False)
+    strangers = [(await register(http, f"stranger-{i}-{table.match_id}"))["api_key"] for i in range(4)]
+    url = f"{live.base_url}/api/matches/{table.match_id}/events/stream"
+    async with httpx.AsyncClient(timeout=60) as streams:
+        opened = [await streams.send(streams.build_request("GET", url, headers=bearer(key)), stream=True)
+                  for key in strangers[:3]]
+        try:
+            assert [r.status_code for r in opened] == [200, 200, 200]
+            for headers in (bearer(strangers[3]), {}):  # a fourth key, and no key: the IP's cap is full
+                refused = await streams.send(streams.build_request("GET", url, headers=headers), stream=True)
+                opened.append(refused)
+                assert refused.status_code == 429
+                await refused.aread()
+                assert_error(refused, 429, "too_many_streams")
+            seated = await streams.send(streams.build_request("GET", url, headers=table.h(0)), stream=True)
+            opened.append(seated)
+            assert seated.status_code == 200  # the host's key is seated here: a cap of its own
+        finally:
+            for response in opened:
+                await response.aclose()
+        for _ in range(200):  # the server frees the slots as it sees the streams close: the next test needs them
+            again = await streams.send(streams.build_request("GET", url), stream=True)
+            await again.aclose()
+            if again.status_code == 200:
+                break
+            await asyncio.sleep(0.05)
+        assert again.status_code == 200
+
+
 async def test_an_idle_stream_gets_keep_alive_comments(http: httpx.AsyncClient) -> None:
     """A waiting room produces no events; the stream still sends a comment line every 15 s, so proxies and clients
     do not take it for dead."""

@@ -24,6 +24,7 @@ class LanternConfig(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
     n_players: int = Field(3, ge=2, le=4)
     turn_timeout: int = Field(60, ge=1, le=600)
+    compete_mode: bool = False  # the protocol-level switch: the seam refuses instruction-like notes in such rooms
 
 
 class PassLantern(Request):

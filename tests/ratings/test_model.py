@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.ratings.eligibility import SeatFacts, unrated_reason
+from app.ratings.eligibility import SeatFacts, owner_identities, pairing, unrated_reason
 from app.ratings.model import SeatResult, Skill, composition, default_anchors, expected_win, rate, wilson
 
 
@@ -51,21 +51,49 @@ def test_wilson_interval() -> None:
     assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
 
 
-def _seat(agent: str | None = "a", *, official: bool = False, owner: str | None = None,
-          taken_over: bool = False) -> SeatFacts:
-    return SeatFacts(agent, official, owner, taken_over)
+def _seat(agent: str | None = "a", *, official: bool = False, owner: str | None = None, taken_over: bool = False,
+          acted: bool = True, conceded: bool = False) -> SeatFacts:
+    owners = frozenset({f"owner:{owner}"} if owner else ())
+    return SeatFacts(agent, official, owners, taken_over, acted=acted, conceded=conceded)
 
 
 @pytest.mark.parametrize(("status", "competitive", "seats", "reason"), [
-    ("finished", True, [_seat("a"), _seat("b")], None),
-    ("aborted", True, [_seat("a"), _seat("b")], "not_finished"),
-    ("finished", False, [_seat("a"), _seat("b")], "casual"),
-    ("finished", True, [_seat("a"), _seat(None)], "guest_seat"),
-    ("finished", True, [_seat("a"), _seat("b", taken_over=True)], "taken_over"),
-    ("finished", True, [_seat("a", official=True), _seat("b", official=True)], "bots_only"),
-    ("finished", True, [_seat("a", official=True), _seat("b")], None),
-    ("finished", True, [_seat("a", owner="o"), _seat("b", owner="o")], "one_owner"),
     ("finished", True, [_seat("a", owner="o"), _seat("b", owner="p")], None),
+    ("aborted", True, [_seat("a", owner="o"), _seat("b", owner="p")], "not_finished"),
+    ("finished", False, [_seat("a", owner="o"), _seat("b", owner="p")], "casual"),
+    ("finished", True, [_seat("a", owner="o"), _seat(None)], "guest_seat"),
+    ("finished", True, [_seat("a", owner="o"), _seat("b", owner="p", taken_over=True)], "taken_over"),
+    ("finished", True, [_seat("a", official=True), _seat("b", official=True)], "bots_only"),
+    ("finished", True, [_seat("a", official=True), _seat("b", owner="p")], None),
+    ("finished", True, [_seat("a", official=True), _seat("b")], "unclaimed"),
+    ("finished", True, [_seat("a"), _seat("b")], "unclaimed"),  # issue 26: the sock puppets' table
+    ("finished", True, [_seat("a", owner="o"), _seat("b")], "unclaimed"),
+    ("finished", True, [_seat("a", owner="o"), _seat("b", owner="o")], "one_owner"),
+    ("finished", True, [_seat("a", owner="o"), _seat("b", owner="p", acted=False, conceded=True)],
+     "conceded_early"),
+    ("finished", True, [_seat("a", owner="o", acted=False), _seat("b", owner="p", conceded=True)],
+     "conceded_early"),
+    ("finished", True, [_seat("a", owner="o"), _seat("b", owner="p", conceded=True)], None),  # acted, then left
+    ("finished", True, [_seat("a", owner="o", acted=False), _seat("b", owner="p")], None),  # no concession
 ])
 def test_what_is_rated(status: str, competitive: bool, seats: list[SeatFacts], reason: str | None) -> None:
-    assert unrated_reason(status=status, competitive=competitive, seats=seats, sides=range(len(seats))) == reason
+    verdict = unrated_reason(status=status, competitive=competitive, seats=seats, sides=range(len(seats)))
+    assert verdict.reason == reason
+
+
+def test_the_pairing_is_the_owners_at_the_table() -> None:
+    two = [_seat("a", owner="o"), _seat("b", owner="p")]
+    swapped = [_seat("c", owner="p"), _seat("d", owner="o")]  # other agents, the same two owners
+    assert pairing(two) == pairing(swapped) is not None
+    assert pairing([*two, _seat("bot", official=True)]) == pairing(two)  # official bots are nobody's
+    assert pairing([_seat("a", owner="o"), _seat("b", owner="q")]) != pairing(two)
+    assert pairing([_seat("a", owner="o"), _seat("bot", official=True)]) is None  # one player: nobody to collude
+
+
+def test_only_an_allow_listed_provider_vouches_for_an_owner() -> None:
+    trusted = frozenset({"clawdchat"})
+    assert owner_identities(None, False, "clawdchat", "u1", trusted) == {"provider:clawdchat:u1"}
+    assert owner_identities(None, False, "elsewhere", "u1", trusted) == frozenset()
+    assert owner_identities(None, False, "clawdchat", "", trusted) == frozenset()
+    assert owner_identities("o1", True, None, None, frozenset()) == {"owner:o1"}
+    assert owner_identities("o1", False, None, None, frozenset()) == frozenset()  # claimed after the match ended

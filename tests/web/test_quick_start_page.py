@@ -26,7 +26,9 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 @pytest.fixture(scope="module")
 async def server(database_url: str) -> AsyncIterator[Server]:
     """The real server with its official bots (quick-start rooms are filled at once, not after a wait)."""
-    running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="600").start()
+    # One browser plays every test here and leaves its "again" tables running: lift one client's share of the bots.
+    running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="600",
+                     WODI_QUICK_START_BOTS_PER_CLIENT="100").start()
     try:
         yield running
     finally:
@@ -179,6 +181,26 @@ async def test_a_guest_joins_an_agents_room_through_the_invite_link(server: Serv
     await page.goto(f"{server.base_url}/")
     room = page.locator(f'.room[data-match="{table.match_id}"]')
     await expect(room.locator('[data-human="guest"]')).to_contain_text("路人甲")  # the lobby marks a person's seat
+
+
+async def test_an_agents_only_room_says_so_and_offers_no_guest_seat(server: Server, api: httpx.AsyncClient,
+                                                                     watched: Watched) -> None:
+    page = watched.page
+    host = await api.post("/api/agents", json={"name": "agents-only-host"})
+    assert host.status_code == 201, host.text
+    created = await api.post("/api/matches", json={"config": {"n_players": 4, "n_undercover": 1},
+                                                   "seats_for": "agents"},
+                             headers={"Authorization": f"Bearer {host.json()['api_key']}"})
+    assert created.status_code == 201, created.text
+    await page.goto(created.json()["invite_url"])
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    await expect(page.get_by_test_id("seats-for")).to_have_text("仅限 Agent")
+    await expect(page.locator("#you")).to_be_hidden()
+    assert await page.get_by_test_id("join-submit").count() == 0, "no guest join form in an agents-only room"
+    await page.goto(f"{server.base_url}/")
+    match_id = created.json()["match_id"]
+    room = page.locator(f'.room[data-match="{match_id}"]')
+    await expect(room.get_by_test_id("room-seats-for")).to_have_text("仅限 Agent")
 
 
 async def test_the_form_in_english(server: Server, watched: Watched) -> None:

@@ -100,3 +100,61 @@ def test_forbidden_addresses() -> None:
     assert outbound.is_forbidden(ipaddress.ip_address("169.254.169.254"), allow_private=True)
     assert outbound.is_forbidden(ipaddress.ip_address("::ffff:10.0.0.1"), allow_private=False)
     assert not outbound.is_forbidden(ipaddress.ip_address("93.184.215.14"), allow_private=False)
+
+
+@pytest.mark.parametrize("url", [
+    "https://1.1.1.1:99999/", "https://1.1.1.1:-1/", "https://[::1", "https://a..b/", f"https://{'a' * 70}.com/",
+    "https://1.1.1.1:0/", "https://1.1.1.1:x/", f"https://{'a.' * 130}com/", "https://./",
+])
+async def test_malformed_urls_are_refused_not_a_500(public: httpx.AsyncClient, url: str) -> None:
+    """Issue 26 item 4: these answered 500 on both databases."""
+    body = await _refused(public, url)
+    assert body["detail"]["field"] == "url"
+
+
+EMBEDDING_IPV4 = [
+    "64:ff9b::a9fe:a9fe",  # NAT64 well-known prefix to the metadata address
+    "64:ff9b::7f00:1", "64:ff9b::a00:1",  # NAT64 to loopback, to 10.0.0.1
+    "64:ff9b:1::5db8:d70e",  # local-use NAT64: refused whatever it carries
+    "::7f00:1", "::127.0.0.1", "::a9fe:a9fe",  # IPv4-compatible
+    "2002:7f00:1::", "2002:a9fe:a9fe::1", "2002:c0a8:1::",  # 6to4
+    "::ffff:0:7f00:1", "::ffff:0:a9fe:a9fe",  # IPv4-translated
+    "::ffff:127.0.0.1", "::ffff:169.254.169.254",  # IPv4-mapped
+]
+
+
+@pytest.mark.parametrize("address", EMBEDDING_IPV4)
+async def test_ipv6_spellings_of_private_ipv4_are_refused_at_registration(local: httpx.AsyncClient,
+                                                                          address: str) -> None:
+    """Issue 26 item 5: an IPv6 address that embeds a private IPv4 one is judged by the IPv4 address."""
+    body = await _refused(local, f"https://[{address}]/hook")
+    assert body["detail"]["field"] == "url"
+
+
+@pytest.mark.parametrize("address", EMBEDDING_IPV4)
+async def test_ipv6_spellings_of_private_ipv4_are_refused_when_sending(database_url: str, address: str) -> None:
+    """The same rule on each connection the sending client makes (a name may resolve to these later)."""
+    strict = outbound.client(make_settings(database_url, public_base_url="http://localhost"))
+    async with strict:
+        with pytest.raises(SSRFProtectionError):
+            await outbound.post_bounded(strict, f"http://[{address}]:9/x", b"{}", {})
+
+
+def test_embedded_ipv4_is_judged() -> None:
+    import ipaddress
+
+    def forbidden(text: str, allow_private: bool = False) -> bool:
+        return outbound.is_forbidden(ipaddress.ip_address(text), allow_private=allow_private)
+
+    for address in EMBEDDING_IPV4:
+        assert forbidden(address), address
+    # The metadata address and local-use NAT64 stay refused even when the operator allows private hosts.
+    assert forbidden("64:ff9b::a9fe:a9fe", allow_private=True)
+    assert forbidden("2002:a9fe:a9fe::1", allow_private=True)
+    assert forbidden("64:ff9b:1::5db8:d70e", allow_private=True)
+    assert not forbidden("::7f00:1", allow_private=True)
+    # Public IPv4 behind NAT64 or 6to4, and ordinary global IPv6, are admitted.
+    assert not forbidden("64:ff9b::5db8:d70e")
+    assert not forbidden("2002:5db8:d70e::1")
+    assert not forbidden("2606:4700:4700::1111")
+    assert outbound.embedded_ipv4(ipaddress.ip_address("::1")) is None

@@ -229,7 +229,7 @@ async def test_webhooks_are_listed_and_deleted_by_their_agent_only(hooked: httpx
     assert alias.status_code == 201 and alias.json()["events"] == ["your_turn"]
     mine = (await hooked.get("/api/agents/me/webhooks", headers=table.h(0))).json()["webhooks"]
     assert [h["webhook_id"] for h in mine] == [hook["webhook_id"], alias.json()["webhook_id"]]
-    assert all("secret" not in h and h["secret_prefix"] for h in mine)
+    assert all("secret" not in h and "secret_prefix" not in h for h in mine)
     other = await hooked.delete(f"/api/agents/me/webhooks/{hook['webhook_id']}", headers=table.h(1))
     assert_error(other, 404, "webhook_not_found")
     gone = await hooked.delete(f"/api/agents/me/webhooks/{hook['webhook_id']}", headers=table.h(0))

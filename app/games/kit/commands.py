@@ -50,7 +50,8 @@ class Concede(GameCommand):
 
 
 class Abort(GameCommand):
-    """The host cancels a waiting room, or the janitor clears a stale one."""
+    """The host cancels a waiting room, the janitor clears a stale one, or a quick start whose person has gone
+    ends early (`AbortReason`)."""
 
     type: Literal["abort"] = "abort"
     reason: AbortReason

@@ -6,7 +6,7 @@ the views a seat needs (`you`, `allowed`) and the sides. Everything else is opti
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
@@ -68,6 +68,9 @@ class GameDef(Generic[StateT, StepT]):
     """After every command that left the match running (e.g. a phase that every seat has finished ends)."""
     response: Callable[[StateT, int | None, list[Event]], dict[str, Any]] | None = None
     """The action answer's fields besides `match_status` and `result`."""
+    seat_figures: Callable[[StateT, int, Sequence[Mapping[str, Any]]], dict[str, float]] | None = None
+    """What a benchmark report measures of one seat's play (`registry.SeatFigures`); None: the game declares none
+    (the built game then has no `seat_figures` member)."""
     errors: Mapping[str, ErrorSpec] = field(default_factory=lambda: MappingProxyType({}))
     secret_fields: tuple[str, ...] = ()
     profile_stats: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))

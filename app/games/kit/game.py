@@ -7,7 +7,7 @@ takeover, the config and state JSON, the summary and the views' frame are the ki
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
@@ -204,6 +204,16 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         return body
 
 
+class FiguredKitGame(KitGame[StateT, StepT]):
+    """A kit game whose definition measures a seat's play (`registry.SeatFigures`)."""
+
+    def seat_figures(self, state: StateT, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        figures = self.d.seat_figures
+        return figures(state, seat, events) if figures is not None else {}
+
+
 def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:
-    """The `Game` of one definition."""
+    """The `Game` of one definition (with `seat_figures` when the definition gives it)."""
+    if definition.seat_figures is not None:
+        return FiguredKitGame(definition)
     return KitGame(definition)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-from app.games.base import AbortReason, Event, GameError, MatchStatus
+from app.games.base import ABORT_SUMMARIES, AbortReason, Event, GameError, MatchStatus
 from app.games.kit.state import Timer
 
 
@@ -69,17 +69,16 @@ def seat_player(step: RoomStep, add: Callable[[int], object], name: str, display
 
 
 def abort(step: RoomStep, reason: AbortReason) -> None:
-    """Cancel a waiting room (the janitor may also clear a running one)."""
+    """Cancel a waiting room (the janitor, or a quick start's early end, may also clear a running one)."""
     state = step.state
     if state.status == "finished":
         raise GameError("match_finished", "the match is over")
-    if state.status != "waiting" and reason != "janitor_timeout":
+    if state.status != "waiting" and reason == "host_cancelled":
         raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
     state.status = "aborted"
     state.phase = "aborted"
     step.stop_clock()
-    summary = "房主取消了对局" if reason == "host_cancelled" else "对局长时间无进展，已被系统清理"
-    state.result = {"winner_camp": None, "reason": reason, "summary": summary}
+    state.result = {"winner_camp": None, "reason": reason, "summary": ABORT_SUMMARIES[reason]}
     step.emit("match_aborted", "public", reason=reason)
 
 

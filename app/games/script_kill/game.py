@@ -6,7 +6,7 @@ from typing import Any
 
 from app.games.base import Event
 from app.games.kit import GameDef, KitGame, build
-from app.games.script_kill import actions, rules, view, voting
+from app.games.script_kill import actions, figures, rules, view, voting
 from app.games.script_kill.config import ScriptKillConfig
 from app.games.script_kill.errors import ERRORS
 from app.games.script_kill.package import load_script, script_ids
@@ -35,5 +35,5 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     actions=actions.ACTIONS, guard=actions.guard, deal=rules.deal, timers={STAGE_EXPIRE: rules.stage_over},
     after=rules.end_early, concede=rules.conceded, side_of=voting.side_of, role_set=view.role_set,
     you=view.you, allowed=view.allowed, row=view.row, public=view.public_fields, god=view.god_fields,
-    response=response,
+    response=response, seat_figures=figures.seat_figures,
 ))

@@ -8,8 +8,26 @@ from typing import Any
 from app.games.base import GameError
 from app.games.kit.checks import MAX_ANALYSIS_BYTES, is_private
 from app.games.undercover.leak import leaks
-from app.games.undercover.state import Player
+from app.games.undercover.state import MatchState, Player
 from app.games.undercover.wordpairs import default_library
+
+SAID_KEPT = 2000  # characters of a seat's earlier texts of the round read with its next one
+
+
+def check_said(state: MatchState, player: Player, text: str) -> None:
+    """`check_secret` on the text, then on the seat's earlier public texts of this round read with it (a word split
+    between a speech and a vote comment); on success the text joins them."""
+    check_secret(player, text)
+    earlier = state.said.get(player.seat)
+    if earlier and player.word and leaks(f"{earlier}\n{text}", player.word, gloss_of(player.word)):
+        raise GameError("speech_contains_secret_word", "the text contains your own word (read together with what "
+                        "you said earlier this round)", split=True)
+
+
+def remember_said(state: MatchState, seat: int, text: str) -> None:
+    """Keep `text` with the seat's earlier public texts of this round."""
+    joined = f"{state.said[seat]}\n{text}" if seat in state.said else text
+    state.said[seat] = joined[-SAID_KEPT:]
 
 
 def check_secret(player: Player, text: str) -> None:

@@ -72,25 +72,37 @@ class UndercoverConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
-    n_players: int = Field(6, ge=4, le=12)
-    n_undercover: int = Field(2, ge=1)
-    n_blank: int = Field(0, ge=0)
-    speak_timeout: int = Field(60, ge=1, le=600)
-    vote_timeout: int = Field(90, ge=1, le=900)
-    max_rounds: int = Field(0, ge=1)
-    tie_break: TieBreak = "random"
-    wordpair_tag: str | None = Field(None, max_length=64)
-    allow_whisper: bool = False
-    fellow_roles_visible: bool = False
-    first_speaker: int | Literal["random"] = 0
-    last_words: bool = False
-    blank_guess: bool = False
-    compete_mode: bool = False
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20)
-    host: Host = "off"
-    debate_rounds: int = Field(0, ge=0, le=2)
-    debate_timeout: int = Field(90, ge=10, le=600)
-    recap: bool = False
+    n_players: int = Field(6, ge=4, le=12, description="seats at the table")
+    n_undercover: int = Field(2, ge=1, description="undercovers; n_undercover + n_blank < n_players / 2")
+    n_blank: int = Field(0, ge=0, description="blanks (白板, no word; they win with the undercovers)")
+    speak_timeout: int = Field(60, ge=1, le=600, description="seconds per speech (also for last words and the blank's "
+                               "guess, when on)")
+    vote_timeout: int = Field(90, ge=1, le=900, description="seconds for a vote")
+    max_rounds: int = Field(0, ge=1, description="the undercovers win when round max_rounds resolves with no winner; "
+                            "default n_players, at most 2 × n_players")
+    tie_break: TieBreak = Field("random", description="a tied vote: random among the tied, revote (a PK of the "
+                                "tied), or noop_then_random (nobody out unless the previous round was a noop too)")
+    wordpair_tag: str | None = Field(None, max_length=64, description="draw the pair from this tag of the word "
+                                     "library (null: the whole library)")
+    allow_whisper: bool = Field(False, description="undercovers may whisper to each other (and learn each other)")
+    fellow_roles_visible: bool = Field(False, description="undercovers learn each other's seats")
+    first_speaker: int | Literal["random"] = Field(0, description="the first speaker's seat, or random (drawn at "
+                                                   "the deal)")
+    last_words: bool = Field(False, description="extension: a seat voted out may say one last thing (next_action "
+                             "last_words)")
+    blank_guess: bool = Field(False, description="extension: a blank voted out guesses the civilians' word "
+                              "(next_action guess_word)")
+    compete_mode: bool = Field(False, description="extension: instruction-like text is refused instead of "
+                               "flagged; the match is rated; spectators get the god view only at the end")
+    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a row "
+                                                "the official bot plays the seat to the end (null: off)")
+    host: Host = Field("off", description="extension: plain or chaos — the host's commentary after each round's "
+                       "speeches")
+    debate_rounds: int = Field(0, ge=0, le=2, description="extension: debate rounds between the speeches and "
+                               "the vote")
+    debate_timeout: int = Field(90, ge=10, le=600, description="extension: seconds per debate round")
+    recap: bool = Field(False, description="extension: the finished result carries a recap; always on with host "
+                        "or debate_rounds")
 
     @property
     def table_extensions(self) -> bool:

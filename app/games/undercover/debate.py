@@ -19,7 +19,7 @@ import re
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
 from app.games.undercover import host
-from app.games.undercover.checks import check_secret
+from app.games.undercover.checks import check_said, remember_said
 from app.games.undercover.commands import Debate, DebatePass
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.instructions import screen
@@ -62,7 +62,7 @@ def debate(step: Step, cmd: Debate) -> Transition:
     if len(text) > DEBATE_MAX_CHARS:
         raise GameError("text_too_long", f"a debate message is at most {DEBATE_MAX_CHARS} characters",
                         field="text", limit=DEBATE_MAX_CHARS, length=len(text))
-    check_secret(player, text)
+    check_said(state, player, text)
     flags = screen([text], compete_mode=state.config.compete_mode)
     posted = state.debate_posts.get(cmd.seat, 0) + 1
     state.debate_posts[cmd.seat] = posted
@@ -71,6 +71,7 @@ def debate(step: Step, cmd: Debate) -> Transition:
     step.emit("debate_posted", "public", seat=cmd.seat, round=state.round_index, debate_round=state.debate_index,
               text=text, addressed_seats=addressed(state, cmd.seat, text),
               messages_left=DEBATE_MAX_MESSAGES - posted, **flags)
+    remember_said(state, cmd.seat, text)
     return _close_if_done(step)
 
 

@@ -6,7 +6,7 @@ library, and shapes the action responses of spec §2.3.2, §2.3.3 and §2.8.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -15,7 +15,7 @@ from pydantic import BaseModel, Field
 from app.games.base import ErrorSpec, Event
 from app.games.kit.members import Members
 from app.games.kit.voting import voters
-from app.games.undercover import ending, recap_voice, rules, view
+from app.games.undercover import ending, figures, recap_voice, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.commands import Command, Join
@@ -143,6 +143,10 @@ class UndercoverGame(Members[MatchState]):
     def allowed_actions(self, state: MatchState, seat: int) -> list[dict[str, Any]]:
         """`allowed.allowed_actions`."""
         return allowed_actions(state, seat)
+
+    def seat_figures(self, state: MatchState, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        """What a benchmark report measures of `seat`'s play (`figures.seat_figures`)."""
+        return figures.seat_figures(state, seat, events)
 
     def seat_sides(self, state: MatchState) -> dict[int, str]:
         """Each dealt seat's role: civilian, undercover or blank."""

@@ -13,7 +13,22 @@
   of two or more syllables; a neutral-tone syllable (帽子's 子) matches any tone. Tones are compared because
   toneless syllables collide far more often in ordinary speech (老是 vs 老师), and a homophone that is an
   everyday word of jieba's dictionary (见到 for 剑道) is ordinary speech, not a leak;
-* `gloss` — its English gloss from the pair library (black tea), as whole words.
+* `gloss` — its English gloss from the pair library (black tea), as whole words;
+* `cjk_filler` — its characters in order with Chinese filler between any two: particles and interjections
+  (的了吧呀啊…), Chinese numerals, or one character repeated (老的的的的虎, 老哈哈哈虎, 老一二三虎);
+* `spelled` — its characters singled out one by one, in order: quoted (「老」), named as a character (老字, 字是老,
+  第二个字是虎), whatever stands between them (第一个字是老，后面接「虎」);
+* `acrostic` — its characters as the first characters of consecutive clauses or lines (the last characters are
+  left alone: "颜色很红，泡出来像茶" is a description, not a spelling);
+* `bopomofo` — its syllables in 注音 (ㄌㄠˇㄏㄨˇ), tones or not;
+* `wade_giles` — its syllables in Wade-Giles (hung-ch'a), or its pinyin with each syllable's letters reversed and
+  the syllables in reverse order (ahc gnoh: the whole spelling read backwards).
+
+Known limits (docs in the guide): whole-word encodings (base64, Morse, hex, a cipher) and descriptions that never
+show the characters (a riddle, the radicals of a character) cannot be caught by normalising; arbitrary characters
+between the word's characters (老天地玄黄虎) read like ordinary speech; a word split over two texts is caught by the
+game for a seat's public texts of one round (speech, debate messages, vote comment, last words: `checks.check_said`),
+not across rounds.
 
 Pinyin and glosses are read with Cyrillic and Greek look-alike letters folded to Latin (blаck with a Cyrillic а).
 """
@@ -28,12 +43,21 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
+import opencc
 from pypinyin import Style, pinyin
 from pypinyin.pinyin_dict import pinyin_dict
 
-from app.games.undercover.text import normalise
+from app.games.undercover.text import fold_lookalikes, normalise
 
 FILLER = 8  # longest run of letters, digits or 〇 allowed between two characters of the word
+CJK_FILLER = 30  # longest run of Chinese filler allowed between two characters of the word
+# Particles, interjections and numerals: Chinese padding that carries no meaning between two characters.
+FILLER_HAN = "的地得了着过吧呀啊哦嗯呢吗嘛啦哇呗噢喔唉哎呃额哈嘿哟咯之乎者也一二三四五六七八九十零〇"
+_OPEN = "「『“\"'‘《【〈<([{"
+_CLOSE = "」』”\"'’》】〉>)]}"
+_BOPOMOFO = re.compile("[\u3100-\u312f\u31a0-\u31bf]")
+_BOPOMOFO_TONES = str.maketrans("", "", "ˉˊˇˋ˙")
+_T2S = opencc.OpenCC("t2s")
 MIN_GLOSS = 3  # shorter glosses ("go", "RV") are everyday English, not a leak
 COMMON = 10  # a homophone that is itself a word this frequent in jieba's dictionary is ordinary speech
 
@@ -60,6 +84,9 @@ class _Needle:
     spellings: frozenset[str]  # toneless pinyin of the word, syllables run together
     syllables: frozenset[tuple[frozenset[str], ...]]  # per syllable the toned readings that sound like it
     gloss: re.Pattern[str] | None
+    cjk_filler: re.Pattern[str] | None
+    bopomofo: frozenset[str]  # toneless 注音 of the word, syllables run together
+    latin_other: re.Pattern[str] | None  # Wade-Giles, or the pinyin read backwards
 
 
 def find_leak(text: str, word: str, gloss: str | None = None) -> str | None:
@@ -99,6 +126,14 @@ def _spelled(text: str, needle: _Needle) -> str | None:
         return "word"
     if needle.filler and needle.filler.search(norm):
         return "filler"
+    if needle.cjk_filler and needle.cjk_filler.search(norm):
+        return "cjk_filler"
+    if len(needle.word) >= 2 and _CJK_CHAR.search(needle.word):
+        folded = _folded(text)
+        if _singled_out(folded, needle.word):
+            return "spelled"
+        if _acrostic(folded, needle.word):
+            return "acrostic"
     if needle.syllables and _homophone_hit(norm, needle.syllables):
         return "homophone"
     latin = _latin(text)
@@ -106,7 +141,43 @@ def _spelled(text: str, needle: _Needle) -> str | None:
         return "pinyin"
     if needle.gloss and needle.gloss.search(latin):
         return "gloss"
+    if needle.bopomofo and _BOPOMOFO.search(text):
+        shown = "".join(_BOPOMOFO.findall(unicodedata.normalize("NFKC", text)))
+        if any(spelling in shown for spelling in needle.bopomofo):
+            return "bopomofo"
+    if needle.latin_other and needle.latin_other.search(latin):
+        return "wade_giles"
     return None
+
+
+def _folded(text: str) -> str:
+    """The text as `normalise` reads it (width, look-alikes, 繁體, case) but with its punctuation and spacing."""
+    return str(_T2S.convert(fold_lookalikes(unicodedata.normalize("NFKC", text)))).casefold()
+
+
+_SINGLED = re.compile(
+    f"[{re.escape(_OPEN)}]\\s*([{_CJK}])\\s*[{re.escape(_CLOSE)}]"  # 「老」
+    f"|(?<![{_CJK}])([{_CJK}])字|([{_CJK}])字(?=[开结打收起带在])"  # 老字开头
+    f"|字(?:是|为|叫|乃|就是)?[:：]?\\s*[{re.escape(_OPEN)}]?\\s*([{_CJK}])(?![{_CJK}])"  # 字是老，
+    f"|(?:接|跟|加|配|再来|然后是|后面是|后面跟|后面接)(?:上|着)?(?:个|一个)?[:：]?\\s*([{_CJK}])(?![{_CJK}])")
+
+
+def _singled_out(folded: str, word: str) -> bool:
+    """The word's characters, in order, each singled out as a character (quoted, or named with 字)."""
+    chars = [next(g for g in m.groups() if g) for m in _SINGLED.finditer(folded)]
+    if len(chars) < len(word):
+        return False
+    it = iter(chars)
+    return all(ch in it for ch in word)
+
+
+_CLAUSE = re.compile(r"[\W_]+")
+
+
+def _acrostic(folded: str, word: str) -> bool:
+    """The word's characters as the first characters of consecutive clauses."""
+    clauses = [c for c in _CLAUSE.split(folded) if c]
+    return len(clauses) >= len(word) and word in "".join(c[0] for c in clauses)
 
 
 @lru_cache(maxsize=4096)
@@ -120,7 +191,47 @@ def _needle(word: str, gloss: str) -> _Needle:
         spellings=frozenset("".join(_toneless(s) for s in r) for r in readings),
         syllables=frozenset(tuple(_sounds_like(s) for s in r) for r in readings) if len(norm) >= 2 else frozenset(),
         gloss=_gloss_pattern(gloss),
+        cjk_filler=_cjk_filler_pattern(norm) if len(norm) >= 2 and cjk else None,
+        bopomofo=frozenset(_bopomofo(norm)) if cjk else frozenset(),
+        latin_other=_latin_other(norm, readings) if cjk else None,
     )
+
+
+def _cjk_filler_pattern(norm: str) -> re.Pattern[str]:
+    """Each gap is possessive and its filler never holds the character that follows it, so a hostile text cannot
+    make the match backtrack through every way of cutting it."""
+    gaps = []
+    for i, after in enumerate(norm[1:]):
+        filler = re.escape("".join(ch for ch in FILLER_HAN if ch != after))
+        gaps.append(f"(?:[{filler}]{{1,{CJK_FILLER}}}+|(?P<g{i}>[{_CJK}])(?P=g{i}){{1,{CJK_FILLER}}}+)")
+    parts = [re.escape(norm[0])]
+    for gap, ch in zip(gaps, norm[1:], strict=True):
+        parts += [gap, re.escape(ch)]
+    return re.compile("".join(parts))
+
+
+def _bopomofo(norm: str) -> set[str]:
+    phrase = "".join(pinyin(norm, style=Style.BOPOMOFO, errors="ignore")[i][0] for i in range(len(norm)))
+    return {phrase.translate(_BOPOMOFO_TONES)} if phrase else set()
+
+
+def _latin_other(norm: str, readings: list[tuple[str, ...]]) -> re.Pattern[str] | None:
+    """Wade-Giles syllables (apostrophes optional), or the pinyin read backwards, as whole words."""
+    wade = [s[0].replace("'", "").replace("-", "") for s in pinyin(norm, style=Style.WADEGILES, errors="ignore")]
+    spellings = set()
+    if wade and all(w.isascii() and w.isalpha() for w in wade):
+        spellings.add(tuple(_latin(w) for w in wade))
+    for reading in readings:
+        plain = [_toneless(s) for s in reading]
+        if sum(map(len, plain)) >= 4:
+            spellings.add(tuple(s[::-1] for s in reversed(plain)))
+    pinyins = {tuple(_toneless(s) for s in reading) for reading in readings}
+    spellings -= pinyins
+    if not spellings:
+        return None
+    bodies = ["[^a-z]*".join("'?".join(re.escape(ch) for ch in syllable) for syllable in spelling)
+              for spelling in sorted(spellings)]
+    return re.compile(f"(?<![a-z])(?:{'|'.join(bodies)})(?![a-z])")
 
 
 def _filler_pattern(norm: str) -> re.Pattern[str]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_seat
 from app.games.undercover import ending
-from app.games.undercover.checks import check_secret
+from app.games.undercover.checks import check_said
 from app.games.undercover.commands import GuessWord, LastWords
 from app.games.undercover.instructions import screen
 from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind
@@ -50,7 +50,7 @@ def last_words(step: Step, cmd: LastWords) -> Transition:
     """The eliminated seat's public goodbye."""
     player = _require_pending(step.state, cmd.seat, "last_words")
     text = clean_text(cmd.text)
-    check_secret(player, text)
+    check_said(step.state, player, text)
     flags = screen([text], compete_mode=step.state.config.compete_mode)
     step.emit("last_words_posted", "public", seat=cmd.seat, round=step.state.round_index, text=text, **flags)
     return _done(step, cmd.seat, "last_words")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
-from app.games.undercover.checks import check_analysis, check_secret
+from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.commands import Skip, Speak
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState, Player
@@ -27,6 +27,7 @@ def round_order(state: MatchState) -> list[int]:
 
 def open_round(step: Step, nxt: SpeakRound) -> Transition:
     """Enter `speak_round_N` with every living seat in round order."""
+    step.state.said = {}
     return _open(step, nxt.round_index, round_order(step.state), pk=False)
 
 
@@ -55,13 +56,14 @@ def speak(step: Step, cmd: Speak) -> Transition:
     """The current speaker's public description, checked for their own word."""
     player = _require_speaker(step.state, cmd.seat)
     text = clean_text(cmd.text)
-    check_secret(player, text)
-    analysis = check_analysis(cmd.analysis, player)
     state = step.state
+    check_said(state, player, text)
+    analysis = check_analysis(cmd.analysis, player)
     public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
     flags = screen([text, *strings_of(public)], compete_mode=state.config.compete_mode)
     step.emit("speech_posted", "public", seat=cmd.seat, round=state.round_index, text=text,
               pk=state.pk, **public, **flags)
+    remember_said(state, cmd.seat, text)
     if is_private(analysis):
         step.emit("analysis_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat,
                   round=state.round_index, action="speak", analysis=analysis)

@@ -123,6 +123,9 @@ class MatchState(BaseModel):
     debate_posts: dict[int, int] = Field(default_factory=dict, exclude_if=_unset)
     debate_done: list[int] = Field(default_factory=list, exclude_if=_unset)
     record: Record | None = Field(None, exclude_if=lambda value: value is None)
+    # Seat → its public texts of the current round so far (speech, debate messages), read with its next text so a
+    # word split between two of them is caught (issue 26); emptied when a round opens, left out while empty.
+    said: dict[int, str] = Field(default_factory=dict, exclude_if=_unset)
 
     @property
     def stage(self) -> str:

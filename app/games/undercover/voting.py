@@ -16,7 +16,7 @@ from app.games.base import GameError
 from app.games.kit import voting as tally
 from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.undercover import ending
-from app.games.undercover.checks import check_analysis, check_secret
+from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.commands import Vote
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.step import Step
@@ -54,12 +54,14 @@ def vote(step: Step, cmd: Vote) -> Transition:
                         eligible_targets=tally.targets_for(state, cmd.seat))
     comment = clean_text(cmd.comment, "comment") if cmd.comment and cmd.comment.strip() else None
     if comment:
-        check_secret(player, comment)
+        check_said(state, player, comment)
     analysis = check_analysis(cmd.analysis, player)
     public = analysis if analysis is not None and not is_private(analysis) else None
     flags = screen([comment, *strings_of(public)], compete_mode=state.config.compete_mode, field="comment")
     state.votes[cmd.seat] = cmd.target_seat
     _announce_vote(step, cmd.seat, comment, analysis, flags)
+    if comment:
+        remember_said(state, cmd.seat, comment)
     if tally.all_voted(state):
         return _resolve(step)
     return None

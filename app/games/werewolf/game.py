@@ -5,7 +5,7 @@ Thin: it forwards to the pure rules and views, and shapes the action responses.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -14,7 +14,7 @@ from pydantic import BaseModel
 from app.games.base import ErrorSpec, Event
 from app.games.kit.members import Members
 from app.games.kit.voting import voters
-from app.games.werewolf import rules, view
+from app.games.werewolf import figures, rules, view
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.commands import ACTIONS, Command, parse_command
 from app.games.werewolf.config import WerewolfConfig, parse_config
@@ -61,6 +61,10 @@ class WerewolfGame(Members[MatchState]):
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
         """The seat's role, once dealt (a wolf sees `private:role:werewolf`)."""
         return view.role_set(state, seat)
+
+    def seat_figures(self, state: MatchState, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        """What a benchmark report measures of `seat`'s play (`figures.seat_figures`)."""
+        return figures.seat_figures(state, seat, events)
 
     def seat_sides(self, state: MatchState) -> dict[int, str]:
         """Each dealt seat's camp: `village` or `werewolf`."""

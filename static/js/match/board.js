@@ -3,7 +3,7 @@
 
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
-import { baseTitle, game, kit, Q, seat, state, T, ui } from "./page.js";
+import { baseTitle, game, kit, Q, SEATS_FOR, seat, state, T, ui } from "./page.js";
 import { canTakeSeat, drawJoin, drawSeat } from "./play.js";
 
 const afterRender = [];
@@ -136,7 +136,7 @@ function you(snap, model) {
     drawSeat(el, snap, model);
     return;
   }
-  if (snap && canTakeSeat(snap, model)) {
+  if (snap && SEATS_FOR !== "agents" && canTakeSeat(snap, model)) {
     el.hidden = false;
     drawJoin(el, snap.match_id);
     return;

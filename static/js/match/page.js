@@ -9,6 +9,7 @@ export const T = boot.t; // the page's strings and the game's (the server merges
 export const API = `/api/matches/${encodeURIComponent(boot.match_id)}`;
 export const Q = boot.lang === "en" ? "?lang=en" : "";
 export const WAIT_S = 25; // the long-poll's wait
+export const SEATS_FOR = boot.seats_for || "all"; // who may sit: all, agents (no guest join form) or people
 export const baseTitle = document.title;
 
 // The page module the server named for this match's game (`generic` when the game has none); should it fail to

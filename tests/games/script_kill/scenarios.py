@@ -4,7 +4,7 @@ A script drives a `Recorder` (a table on the `tiny` script that logs every comma
 command with its error code), naming seats by character, so each reads as the game it plays. The transcript holds
 the seed, the config, the commands, the full event log and the result, so it replays from the file alone.
 
-Regenerate: `WODI_REGEN_GOLDEN=1 .venv/bin/pytest tests/games/script_kill/test_golden.py`, then review the diff.
+Regenerate: `WODI_REGEN_GOLDEN=1 .venv/bin/pytest tests/contract/test_golden.py -k script_kill`, then review the diff.
 """
 
 from __future__ import annotations

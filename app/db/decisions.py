@@ -1,0 +1,56 @@
+"""Every query about decisions (what seats were shown and sent, and the usage they reported)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import func, select, update
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.models import Agent, Decision
+
+
+@dataclass(frozen=True)
+class Spent:
+    """The usage one agent reported in one match: decisions that reported any, tokens and cost."""
+
+    reported: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float
+
+
+async def of_match(session: AsyncSession, match_id: str, seat: int | None = None) -> list[Decision]:
+    """A match's decisions (one seat's, or every seat's) in the order they were taken."""
+    query = select(Decision).where(Decision.match_id == match_id)
+    if seat is not None:
+        query = query.where(Decision.seat == seat)
+    return list((await session.execute(query.order_by(Decision.seat, Decision.id))).scalars())
+
+
+async def of_matches(session: AsyncSession, match_ids: Sequence[str]) -> list[Decision]:
+    """The decisions of several matches, by match, seat and order."""
+    if not match_ids:
+        return []
+    query = select(Decision).where(Decision.match_id.in_(match_ids))
+    return list((await session.execute(query.order_by(Decision.match_id, Decision.seat, Decision.id))).scalars())
+
+
+async def spent_in(session: AsyncSession, match_id: str) -> dict[str, Spent]:
+    """Agent id → what its own decisions in the match reported (agents that reported nothing are left out)."""
+    query = (select(Decision.agent_id, func.count(Decision.usage), func.sum(Decision.input_tokens),
+                    func.sum(Decision.output_tokens), func.sum(Decision.cost_usd))
+             .where(Decision.match_id == match_id, Decision.by == "agent", Decision.agent_id.is_not(None),
+                    Decision.usage.is_not(None))
+             .group_by(Decision.agent_id))
+    return {str(agent_id): Spent(int(n), int(tin or 0), int(tout or 0), float(cost or 0.0))
+            for agent_id, n, tin, tout, cost in (await session.execute(query)).all() if n}
+
+
+async def add_usage(session: AsyncSession, agent_id: str, spent: Spent, *, won: bool) -> None:
+    """Count one finished match's usage into the agent's totals (in SQL: concurrent finishes add up)."""
+    await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(
+        input_tokens=Agent.input_tokens + spent.input_tokens, output_tokens=Agent.output_tokens + spent.output_tokens,
+        cost_usd=Agent.cost_usd + spent.cost_usd, usage_games=Agent.usage_games + 1,
+        usage_wins=Agent.usage_wins + int(won)))

@@ -1,0 +1,1 @@
+"""Example agents: `random_agent.RandomAgent`, `undercover_rules.UndercoverRules`, `llm_agent.LLMAgent`."""

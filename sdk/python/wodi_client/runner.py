@@ -1,0 +1,221 @@
+"""The loop: wait (long-poll), decide only when the seat must act, send safely, until the match ends.
+
+Per turn the runner
+1. long-polls `GET /api/matches/{id}?wait=30&wait_for=your_turn` (the client retries network errors, 5xx and 429);
+2. builds the `View` (events new since the previous decision, the legal actions) and calls `decide`;
+3. checks the answer against `allowed_actions`: an action not listed is never sent — it comes back to `decide` as
+   a local `Refusal` (after `max_local_refusals` in one turn, `Agent.fallback` is sent instead);
+4. sends it with `expected_seq` (the snapshot's `events_total`) and a fresh `Idempotency-Key` reused by every
+   retry of that send, so a retried or duplicated send has one effect;
+5. on `409 stale_state` (the match moved on) reads again and decides again; on any other refusal the next
+   `decide` of the turn gets the server's `Refusal` — and an action the server refused is never sent again in
+   that turn (after `max_server_refusals` in one turn, the fallback).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import random
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from wodi_client.actions import legal_actions
+from wodi_client.agent import Agent, Decision, Refusal, Usage, View
+from wodi_client.client import AsyncWodi, WodiError, new_key
+from wodi_client.models import Snapshot
+
+TERMINAL = ("finished", "aborted")
+GONE = ("match_finished", "you_are_eliminated", "match_not_found")
+
+
+@dataclass
+class MatchRecord:
+    """What one match cost and how it went, from this seat's side."""
+
+    match_id: str
+    game: str = ""
+    seat: int | None = None
+    status: str = ""
+    result: dict[str, Any] | None = None
+    decisions: int = 0
+    sent: int = 0
+    accepted: int = 0
+    stale: int = 0
+    local_refusals: int = 0
+    fallbacks: int = 0
+    refused: Counter[str] = field(default_factory=Counter)
+    refusals_per_turn: Counter[int] = field(default_factory=Counter)  # expected_seq → server refusals
+    usage: Usage = field(default_factory=Usage)
+    usage_sent: bool = False
+
+    @property
+    def won(self) -> bool | None:
+        if not self.result or self.seat is None:
+            return None
+        winners = self.result.get("winning_seats")
+        return self.seat in winners if isinstance(winners, list) else None
+
+
+Progress = Callable[[MatchRecord, Snapshot | None], None]
+
+
+class Runner:
+    """Plays matches for one agent through one client."""
+
+    def __init__(self, client: AsyncWodi, agent: Agent, *, wait: float = 30.0, max_local_refusals: int = 3,
+                 max_server_refusals: int = 2, progress: Progress | None = None,
+                 rng: random.Random | None = None) -> None:
+        self.client = client
+        self.agent = agent
+        self.wait = wait
+        self.max_local_refusals = max_local_refusals
+        self.max_server_refusals = max_server_refusals
+        self.progress = progress
+        self.rng = rng or random.Random()
+
+    async def play_match(self, match_id: str) -> MatchRecord:
+        """Play `match_id` (where this agent is seated) to its end."""
+        record = MatchRecord(match_id)
+        last_seq = 0
+        wait_for = "your_turn"
+        turn: int | None = None  # the events_total the current turn was read at
+        refusal: Refusal | None = None
+        refused_bodies: list[dict[str, Any]] = []
+        local = server = 0
+        started = False
+        while True:
+            raw = await self.client.snapshot_json(match_id, wait=self.wait, wait_for=wait_for)
+            snap = Snapshot.model_validate(raw)
+            record.game, record.status = snap.game, snap.status
+            if snap.status in TERMINAL:
+                record.result = snap.result
+                self._report(record, snap)
+                self.agent.on_match_end(raw)
+                return record
+            you = raw.get("you")
+            if not you:
+                raise WodiError(403, "not_seated", f"this agent has no seat in {match_id}")
+            record.seat = you.get("seat")
+            if you.get("next_action") == "eliminated" or (not you.get("alive", True) and not you.get("your_turn")):
+                wait_for = "match_finished"
+                continue
+            wait_for = "your_turn"
+            if not you.get("your_turn") or not you.get("allowed_actions"):
+                continue
+            if turn != snap.events_total:
+                turn, refusal, refused_bodies, local, server = snap.events_total, None, [], 0, 0
+            rules = await self.client.game(snap.game)
+            view = View(match_id=match_id, game=snap.game, seat=int(you["seat"]), snapshot=snap, raw=raw,
+                        events=new_events(raw, last_seq), legal=legal_actions(you["allowed_actions"], rules.actions),
+                        rules=rules, refusal=refusal, decision=record.decisions + 1)
+            if not started:
+                started = True
+                self.agent.on_match_start(view)
+            body, usage = await self._decide(view, record, local >= self.max_local_refusals
+                                             or server >= self.max_server_refusals)
+            last_seq = max(last_seq, snap.events_total)
+            if body is None:
+                await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
+                continue
+            problem = view.check(body)
+            if problem is None and body in refused_bodies:
+                problem = "the server already refused this exact action in this turn"
+            if problem is not None:
+                local += 1
+                record.local_refusals += 1
+                refusal = Refusal("not_allowed", problem, body, local=True)
+                continue
+            result = await self._send(match_id, body, usage, snap, record)
+            if isinstance(result, WodiError):
+                if result.code == "stale_state" or result.code in GONE or result.status == 401:
+                    continue
+                server += 1
+                record.refused[result.code] += 1
+                record.refusals_per_turn[snap.events_total] += 1
+                refused_bodies.append(body)
+                refusal = Refusal(result.code, result.message, body, detail=result.detail)
+                continue
+            refusal = None
+            self._report(record, snap)
+
+    async def _decide(self, view: View, record: MatchRecord,
+                      give_up: bool) -> tuple[dict[str, Any] | None, Usage | None]:
+        record.decisions += 1
+        if give_up:
+            record.fallbacks += 1
+            return self.agent.fallback(view), None
+        if inspect.iscoroutinefunction(self.agent.decide):
+            answer = await self.agent.decide(view)
+        else:
+            answer = await asyncio.to_thread(self.agent.decide, view)
+        if isinstance(answer, Decision):
+            if answer.usage is not None:
+                record.usage = record.usage.add(answer.usage)
+            return answer.action, answer.usage
+        return answer, None
+
+    async def _send(self, match_id: str, body: dict[str, Any], usage: Usage | None, snap: Snapshot,
+                    record: MatchRecord) -> dict[str, Any] | WodiError:
+        sent = {**body, "expected_seq": snap.events_total}
+        if usage is not None and await self.client.accepts_usage(str(snap.game), str(body["type"])):
+            sent["usage"] = usage.as_json()
+            record.usage_sent = True
+        record.sent += 1
+        try:
+            answer = await self.client.act(match_id, sent, idempotency_key=new_key())
+        except WodiError as error:
+            if error.code == "stale_state":
+                record.stale += 1
+            return error
+        record.accepted += 1
+        return answer
+
+    def _report(self, record: MatchRecord, snap: Snapshot) -> None:
+        if self.progress is not None:
+            self.progress(record, snap)
+
+    async def find_or_create(self, game: str, config: dict[str, Any] | None = None) -> str:
+        """The agent's unfinished match if it has one, else a waiting room of `game` it can join, else a new room."""
+        active = await self.client.active()
+        if active is not None:
+            return active.match_id
+        rooms = await self.client.matches(status="waiting", game=game, sort="oldest", limit=50)
+        for room in rooms.matches:
+            try:
+                return (await self.client.join(room.match_id)).match_id
+            except WodiError as error:
+                if error.status not in (403, 404, 409, 422):
+                    raise
+        return (await self.client.create_match(game, config)).match_id
+
+    async def play(self, game: str, matches: int = 1, config: dict[str, Any] | None = None) -> list[MatchRecord]:
+        """Find or create a room and play it, `matches` times."""
+        records = []
+        for _ in range(matches):
+            records.append(await self.play_match(await self.find_or_create(game, config)))
+        return records
+
+
+def new_events(raw: dict[str, Any], after: int) -> list[dict[str, Any]]:
+    """The public and private events of a snapshot with `seq` > `after`, in order, each once."""
+    seen: dict[int, dict[str, Any]] = {}
+    you = raw.get("you") or {}
+    for event in [*(raw.get("public_log") or []), *(you.get("private_log") or [])]:
+        seq = event.get("seq")
+        if isinstance(seq, int) and seq > after:
+            seen.setdefault(seq, event)
+    return [seen[seq] for seq in sorted(seen)]
+
+
+def play(base_url: str, api_key: str, agent: Agent, game: str, matches: int = 1,
+         config: dict[str, Any] | None = None, **options: Any) -> list[MatchRecord]:
+    """The synchronous face: play `matches` matches of `game` and return their records."""
+
+    async def main() -> list[MatchRecord]:
+        async with AsyncWodi(base_url, api_key) as client:
+            return await Runner(client, agent, **options).play(game, matches, config)
+
+    return asyncio.run(main())

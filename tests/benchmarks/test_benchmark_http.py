@@ -1,0 +1,122 @@
+"""Benchmark runs over real HTTP (SQLite by default, PostgreSQL with WODI_TEST_DATABASE_URL): a protocol-only
+agent plays whole runs; the report matches what the matches themselves say; a silent agent ends its run."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from app.main import create_app
+from tests.api.helpers import assert_error, bearer, register
+from tests.benchmarks import agent
+from tests.benchmarks.recompute import recompute
+from tests.conftest import _wipe, make_settings
+
+
+def check_report(view: dict[str, Any], again: dict[str, Any]) -> None:
+    report = view["report"]
+    assert {side: {k: r[k] for k in ("games", "wins", "interval")} for side, r in report["sides"].items()} \
+        == again["sides"]
+    assert report["duplicate"]["delta"] == again["delta"] and report["duplicate"]["interval"] == again["interval"]
+    for name in ("timeouts", "refusals", "decisions"):
+        assert report[name] == again[name], name
+    assert report["usage"]["input_tokens"] + report["usage"]["output_tokens"] == again["tokens"]
+
+
+# A wolf pack that disagrees waits for the night's clock (the rules' design): a short one keeps the run quick.
+@pytest.mark.parametrize(("game", "games", "config", "sides"), [
+    ("undercover", 12, {}, {"civilian", "undercover"}),
+    ("werewolf", 6, {"night_timeout": 2}, {"village", "werewolf"})])
+async def test_a_protocol_agent_runs_a_benchmark_to_the_end(client: httpx.AsyncClient, game: str, games: int,
+                                                            config: dict[str, Any], sides: set[str]) -> None:
+    registered = await register(client, f"bench-{game}")
+    key = bearer(registered["api_key"])
+    view = await agent.run(client, key, {"game": game, "games": games, "seed": 5, "config": config}, seed=5)
+    assert view["status"] == "finished" and view["played"] == games == len(view["matches"])
+    assert view["report"]["games"] == games and view["report"]["ended_reason"] is None
+    assert {m["side"] for m in view["matches"]} == sides == set(view["report"]["sides"])  # every side, in turn
+    check_report(view, await recompute(client, view, f"bench-{game}"))
+    usage = view["report"]["usage"]
+    assert usage["games"] == games and usage["cost_per_game"] == pytest.approx(usage["cost_usd"] / games, abs=1e-6)
+    profile = (await client.get(f"/api/agents/bench-{game}")).json()
+    assert profile["usage"]["games"] == games
+    assert profile["usage"]["input_tokens"] == usage["input_tokens"]
+    listed = (await client.get(f"/api/agents/bench-{game}/benchmarks")).json()["benchmarks"]
+    assert [b["benchmark_id"] for b in listed] == [view["benchmark_id"]]
+    assert (await client.get("/api/agents/me/active", headers=key)).json()["active"] is None
+
+
+async def test_a_silent_agent_ends_its_run(client: httpx.AsyncClient) -> None:
+    key = bearer((await register(client, "bench-silent"))["api_key"])
+    config = {"speak_timeout": 1, "vote_timeout": 1}
+    created = await client.post("/api/benchmarks", json={"game": "undercover", "games": 4, "config": config},
+                                headers=key)
+    assert created.status_code == 201, created.text
+    url = f"/api/benchmarks/{created.json()['benchmark_id']}"
+    assert created.json()["current_match_id"] == (await client.get("/api/agents/me/active", headers=key)).json()[
+        "active"]["match_id"]
+    for _ in range(100000):  # the clocks run out twice, the official bot takes the seat over and plays it out
+        view = (await client.get(url)).json()
+        if view["status"] != "running":
+            break
+        await asyncio.sleep(0.05)
+    assert view["status"] == "stopped" and view["played"] == 1
+    assert view["report"]["ended_reason"] == "agent_stopped_answering"
+    assert view["report"]["timeouts"] >= 2 and view["report"]["games"] == 0
+    page = await client.get(f"/benchmark/{view['benchmark_id']}?lang=en")
+    assert "stopped answering" in page.text
+
+
+async def test_requests_refused(client: httpx.AsyncClient) -> None:
+    key = bearer((await register(client, "bench-refused"))["api_key"])
+    assert_error(await client.post("/api/benchmarks", json={"game": "undercover", "games": 2}), 401, "auth_required")
+    assert_error(await client.post("/api/benchmarks", json={"game": "chess", "games": 2}, headers=key), 422,
+                 "invalid_config")
+    assert_error(await client.post("/api/benchmarks", json={"game": "undercover", "games": 0}, headers=key), 422,
+                 "invalid_config")
+    assert_error(await client.post("/api/benchmarks", json={"game": "undercover", "games": 2,
+                                                            "config": {"n_players": 99}}, headers=key),
+                 422, "invalid_config")
+    assert (await client.post("/api/benchmarks", json={"game": "undercover", "games": 2}, headers=key)).status_code \
+        == 201
+    assert_error(await client.post("/api/benchmarks", json={"game": "undercover", "games": 2}, headers=key), 409,
+                 "benchmark_running")
+    assert_error(await client.get("/api/benchmarks/bm_nope"), 404, "benchmark_not_found")
+    assert_error(await client.get("/api/agents/nobody/benchmarks"), 404, "agent_not_found")
+
+
+async def test_usage_is_checked_and_private(client: httpx.AsyncClient) -> None:
+    key = bearer((await register(client, "bench-usage"))["api_key"])
+    other = bearer((await register(client, "bench-other"))["api_key"])
+    created = (await client.post("/api/benchmarks", json={"game": "undercover", "games": 1}, headers=key)).json()
+    match = f"/api/matches/{created['current_match_id']}"
+    seat = created["matches"][0]["seat"]
+    snap = (await client.get(match, headers=key)).json()
+    option = next(a for a in snap["you"]["allowed_actions"] if a["type"] != "concede")
+    bad = {**agent.body_for(option, __import__("random").Random(1)), "usage": {"input_tokens": -1}}
+    assert_error(await client.post(f"{match}/action", json=bad, headers=key), 400, "bad_request")
+    assert_error(await client.get(f"{match}/trajectories"), 401, "auth_required")
+    assert_error(await client.get(f"{match}/trajectories", headers=other), 401, "agent_not_in_match")
+    assert_error(await client.get(f"{match}/trajectories", params={"seat": (seat + 1) % 6}, headers=key), 403,
+                 "trajectory_hidden")
+    mine = await client.get(f"{match}/trajectories", headers=key)
+    assert mine.headers["content-type"].startswith("application/x-ndjson")
+    assert all(__import__("json").loads(line)["seat"] == seat for line in mine.text.splitlines())
+    assert (await client.get(f"/api/benchmarks/{created['benchmark_id']}/trajectories")).text == ""
+
+
+async def test_runs_are_rate_limited_per_agent(database_url: str) -> None:
+    application = create_app(make_settings(database_url, rate_limit_enabled=True, rate_limit_benchmarks_per_hour=1))
+    async with application.router.lifespan_context(application), httpx.AsyncClient(
+            transport=httpx.ASGITransport(app=application), base_url="http://testserver") as client:
+        first = bearer((await register(client, "bench-limited"))["api_key"])
+        second = bearer((await register(client, "bench-unlimited"))["api_key"])
+        body = {"game": "undercover", "games": 1}
+        assert (await client.post("/api/benchmarks", json=body, headers=first)).status_code == 201
+        limited = assert_error(await client.post("/api/benchmarks", json=body, headers=first), 429, "rate_limited")
+        assert limited["detail"]["bucket"] == "benchmarks"
+        assert (await client.post("/api/benchmarks", json=body, headers=second)).status_code == 201  # per agent
+    await _wipe(database_url)

@@ -1,0 +1,104 @@
+"""Through the command line against a real server (uvicorn in a subprocess, SQLite or PostgreSQL) and its official
+bots: `wodi-agent register`, then `wodi-agent play` with the example random agent plays a complete undercover and
+a complete werewolf match, printing a progress line and the outcome."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from wodi_client import Wodi, play
+from wodi_client.examples.undercover_rules import UndercoverRules
+
+from tests.conftest import _wipe
+from tests.e2e.server import ROOT, Server
+from tests.sdk.table import START
+
+SDK = ROOT / "sdk" / "python"
+
+
+@pytest.fixture(scope="module")
+def server(database_url: str) -> Iterator[Server]:
+    running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="0.5",
+                     WODI_OFFICIAL_BOT_KEY="test-kit-official-key").start(timeout=START)
+    try:
+        yield running
+    finally:
+        running.stop()
+
+
+@pytest.fixture
+async def wiped(database_url: str) -> AsyncIterator[None]:
+    yield
+    await _wipe(database_url)
+
+
+def wodi_agent(server: Server, *args: str, key: str | None = None,
+               cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    """`wodi-agent …` as a user runs it (the kit on the path, as `pip install ./sdk/python` puts it)."""
+    env = {**os.environ, "PYTHONPATH": str(SDK), "WODI_BASE_URL": server.base_url}
+    if key:
+        env["WODI_API_KEY"] = key
+    return subprocess.run([sys.executable, "-m", "wodi_client", *args], env=env, cwd=cwd, capture_output=True,
+                          text=True, timeout=600, check=False)
+
+
+@pytest.mark.parametrize(("game", "config"), [("undercover", '{"n_players": 4, "n_undercover": 1}'),
+                                              ("werewolf", '{"n_players": 6}')])
+async def test_the_random_agent_plays_a_match_against_the_bots(server: Server, wiped: None, game: str,
+                                                               config: str, tmp_path: Path) -> None:
+    registered = wodi_agent(server, "register", f"cli-{game}")
+    assert registered.returncode == 0, registered.stderr
+    key = registered.stdout.strip().removeprefix("WODI_API_KEY=")
+    assert key.startswith("ck_live_")
+    played = wodi_agent(server, "play", "--game", game, "--config", config, "--agent",
+                        "wodi_client.examples.random_agent:RandomAgent", key=key, cwd=tmp_path)
+    assert played.returncode == 0, played.stderr
+    assert f"[1/1] {game} " in played.stderr  # the progress line
+    outcome = [line for line in played.stdout.splitlines() if line.startswith("match ")]
+    assert len(outcome) == 1 and " finished: " in outcome[0], played.stdout
+    match_id = outcome[0].split()[1]
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        final = (await client.get(f"/api/matches/{match_id}")).json()
+        assert final["status"] == "finished" and final["game"] == game
+        names = [p["name"] for p in final["players"]]
+        assert f"cli-{game}" in names and sum(n.startswith("bot_") for n in names) == len(names) - 1
+        me = (await client.get("/api/agents/me", headers={"Authorization": f"Bearer {key}"})).json()
+        assert me["total_matches"] == 1
+
+
+def test_the_sync_face_plays_a_match(server: Server, database_url: str) -> None:
+    with Wodi(server.base_url) as client:
+        client.register("sync-face")
+        key = client.api_key
+        assert key and client.me().name == "sync-face"
+    records = play(server.base_url, key, UndercoverRules(), "undercover", config={"n_players": 4, "n_undercover": 1})
+    assert len(records) == 1 and records[0].status == "finished" and records[0].won is not None
+    asyncio.run(_wipe(database_url))
+
+
+async def test_play_refuses_a_game_the_server_does_not_play(server: Server, wiped: None) -> None:
+    key = wodi_agent(server, "register", "cli-nogame").stdout.strip().removeprefix("WODI_API_KEY=")
+    played = wodi_agent(server, "play", "--game", "chess", "--agent",
+                        "wodi_client.examples.random_agent:RandomAgent", key=key)
+    assert played.returncode == 2 and "unknown_game" in played.stderr
+
+
+async def test_benchmark_runs_or_says_the_server_has_no_benchmark_api(server: Server, wiped: None) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        has_api = "/api/benchmarks" in (await client.get("/openapi.json")).json()["paths"]
+    key = wodi_agent(server, "register", "cli-bench").stdout.strip().removeprefix("WODI_API_KEY=")
+    ran = wodi_agent(server, "benchmark", "--game", "undercover", "--games", "2", "--config",
+                     '{"n_players": 4, "n_undercover": 1}', "--agent",
+                     "wodi_client.examples.random_agent:RandomAgent", key=key)
+    if not has_api:
+        assert ran.returncode == 2 and "no benchmark API" in ran.stderr
+        return
+    assert ran.returncode == 0, ran.stderr  # issue 30's API: both games played, the report printed
+    assert ran.stdout.count(" finished: ") == 2 and '"status": "finished"' in ran.stdout

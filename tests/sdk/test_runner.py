@@ -1,0 +1,50 @@
+"""The runner's contract with `decide`, in-process: an action `allowed_actions` does not list is never sent and
+comes back as a local `Refusal`; a server refusal comes back typed (code, detail) and the same action is not sent
+again in that turn; `decide` may be sync or async; the view carries only the events new since the last decision."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from wodi_client import Agent, Refusal, View
+from wodi_client.examples.random_agent import RandomAgent
+from wodi_client.examples.undercover_rules import UndercoverRules
+
+from tests.sdk.table import play_table
+
+
+class Stubborn(Agent):
+    """First tries a vote for a seat that is not offered and then its own word as a speech; records what it saw."""
+
+    def __init__(self) -> None:
+        self.refusals: list[Refusal] = []
+        self.seen: list[int] = []
+        self.tried_word = False
+
+    async def decide(self, view: View) -> dict[str, Any] | None:
+        self.seen += [e["seq"] for e in view.events]
+        if view.refusal is not None:
+            self.refusals.append(view.refusal)
+        if view.offered("vote") and not any(r.action.get("target_seat") == 99 for r in self.refusals):
+            return {"type": "vote", "target_seat": 99}
+        if view.offered("speak") and not self.tried_word:
+            if view.refusal is not None and view.refusal.code == "speech_contains_secret_word":
+                self.tried_word = True
+            return {"type": "speak", "text": f"我的词是{view.you.get('word') or '白板'}"}
+        return view.random_action(text="我再听听。")
+
+
+async def test_refusals_come_back_to_decide_typed(app: FastAPI) -> None:
+    stubborn = Stubborn()
+    records = await play_table(app, "undercover", [stubborn, RandomAgent(1), RandomAgent(2), UndercoverRules()])
+    mine = records[0]
+    assert mine.status == "finished"
+    local = [r for r in stubborn.refusals if r.local and r.action.get("target_seat") == 99]
+    assert local and local[0].code == "not_allowed" and "99" in local[0].message
+    server = [r for r in stubborn.refusals if not r.local]
+    assert server and server[0].code == "speech_contains_secret_word"
+    assert "allowed_actions" in server[0].detail
+    assert mine.refused["speech_contains_secret_word"] == 1  # its second identical try was stopped by the kit
+    assert mine.local_refusals >= 2
+    assert stubborn.seen == sorted(set(stubborn.seen))  # each event shown once, in order
