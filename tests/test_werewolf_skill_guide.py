@@ -15,13 +15,10 @@ from typing import Any
 
 import httpx
 
-from app.games.werewolf.errors import ERRORS as GAME_ERRORS
-from app.protocol.errors import STATUS as PROTOCOL_STATUS
 from tests.api.werewolf_table import WerewolfTable, scripted
 from tests.benchmarks.guide_setups import measure_setups
-from tests.test_skill_guide import Block, check_statuses, error_table, fresh_key, parse_guide, run_blocks
+from tests.test_skill_guide import Block, fresh_key, parse_guide
 
-STATUS = {**PROTOCOL_STATUS, **{code: spec.status for code, spec in GAME_ERRORS.items()}}
 GUIDE = Path(__file__).resolve().parents[1] / "werewolf-skill.md"
 Values = dict[str, str]
 Setup = Callable[[httpx.AsyncClient, Block], Awaitable[Values]]
@@ -304,10 +301,6 @@ def setup_for(block: Block) -> Setup:
 BLOCKS = parse_guide(GUIDE.read_text(encoding="utf-8"))
 
 
-async def test_every_curl_in_the_werewolf_guide(client: httpx.AsyncClient) -> None:
-    assert len(BLOCKS) >= 25, f"only {len(BLOCKS)} bash blocks in the guide"
-    await run_blocks(client, BLOCKS, setup_for, "werewolf-skill.md")
-
 
 def test_every_action_and_night_action_has_an_example() -> None:
     shown = {block.curl.action for block in BLOCKS if block.code is None} - {None}
@@ -316,12 +309,6 @@ def test_every_action_and_night_action_has_an_example() -> None:
     assert night >= {"kill", "check", "guard", "save", "poison", "pass"}, night
 
 
-def test_expectations_match_the_error_catalogue() -> None:
-    check_statuses(BLOCKS, STATUS)
-
-
-def test_error_table_lists_every_code() -> None:
-    assert error_table(GUIDE.read_text(encoding="utf-8"), "## 8. Errors") == STATUS
 
 
 def test_every_next_action_value_is_explained() -> None:

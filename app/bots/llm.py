@@ -24,7 +24,7 @@ import httpx
 from app.bots.claims import false_claims
 from app.bots.personas import Persona
 from app.games.base import GameError
-from app.games.common.checks import clean_text
+from app.games.kit.checks import clean_text
 from app.games.undercover.brain.clues import is_safe
 from app.games.undercover.brain.context import Context, context_from_snapshot
 from app.games.undercover.instructions import matching

@@ -12,7 +12,7 @@ from functools import cache
 from typing import Any
 
 from app.games.script_kill import brain as script_kill_brain
-from app.games.script_kill.game import ScriptKillGame
+from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
 from app.games.werewolf import brain as werewolf_brain
@@ -30,7 +30,7 @@ def installed() -> list[tuple[Any, Brain | None]]:
     return [
         (UndercoverGame(), undercover_brain.decide),
         (WerewolfGame(), werewolf_brain.decide),
-        (ScriptKillGame(), script_kill_brain.decide),
+        (SCRIPT_KILL, script_kill_brain.decide),
     ]
 
 

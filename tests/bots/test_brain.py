@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 
 from app.bots.personas import PERSONAS, persona_of_handle
-from app.games.common.checks import MAX_TEXT
+from app.games.kit.checks import MAX_TEXT
 from app.games.undercover.brain import (
     choose_vote,
     compose_last_words,

@@ -18,10 +18,9 @@ import pytest
 from app.bots import table_arena
 from app.bots.table_sim import TableRecord, play_table
 from app.games.script_kill import brain
-from app.games.script_kill.game import ScriptKillGame
+from app.games.script_kill.game import GAME
 from app.games.script_kill.package import load_script, script_ids
 
-GAME = ScriptKillGame()
 SCRIPTS = script_ids()
 GAMES_PER_SCRIPT = 15
 ENDINGS = {"perfect", "normal", "failure"}

@@ -67,3 +67,20 @@ def test_register_and_get() -> None:
     finally:
         if before is not None:
             registry.register(before)
+
+
+def test_a_kit_game_declares_seat_figures_only_when_its_definition_gives_them() -> None:
+    """`GameDef.seat_figures` is optional: without it the built game has no `seat_figures` member (the registry
+    answers {}); with it (script_kill) the registry asks the definition's function."""
+    from dataclasses import replace
+
+    from app.games.kit import KitGame, build
+    from app.games.script_kill.game import GAME as SCRIPT_KILL
+    from tests.protocol.fake_game import LANTERN
+
+    assert isinstance(LANTERN, KitGame) and not isinstance(LANTERN, registry.SeatFigures)
+    assert registry.seat_figures(LANTERN, None, 2, []) == {}
+    assert isinstance(SCRIPT_KILL, registry.SeatFigures)
+    figured = build(replace(LANTERN.d, seat_figures=lambda state, seat, events: {"seat_share": seat / 4}))
+    assert isinstance(figured, registry.SeatFigures)
+    assert registry.seat_figures(figured, None, 2, []) == {"seat_share": 0.5}

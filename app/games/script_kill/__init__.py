@@ -1,5 +1,5 @@
-"""剧本杀 (script_kill): seed 002's murder mystery for six seats, reached by the protocol layer through
-`game.ScriptKillGame`. Every structured outcome is preset script data; the rules draw at random only to deal the
+"""剧本杀 (script_kill): seed 002's murder mystery for six seats, one kit definition (`game.GAME`, built by
+`app.games.kit`). Every structured outcome is preset script data; the rules draw at random only to deal the
 characters and to settle an abstention or a second tie of the vote.
 
 **Packages** (`scripts/<id>.json`, models and cross-record checks in `package`, CLI `python -m
@@ -20,7 +20,8 @@ clock) and ends early once every seat still at the table sent `ready` (self_intr
 themselves; final_vote once everyone voted). The result is written when the review opens (`ending` event); the
 match is `finished` when the review's clock ends.
 
-**Actions** (`commands`; gate table `stages.GATES`, refused elsewhere with `stage_forbids` 409 and the DM's line):
+**Actions** (requests in `commands`, rules in `actions`; gate table `stages.GATES`, refused elsewhere with
+`stage_forbids` 409 and the DM's line):
 `list_clues`, `list_items`, `inspect` are read-only — their data comes back in the action's answer (`clues` +
 `public_clues`, `items`, `inspected`), no event, nothing counted, `seq` is the current `events_total`. `speak`
 (≤ 300 characters; self_intro in seat order, once each; `ready` on one's own turn passes the floor), `reveal_clue`

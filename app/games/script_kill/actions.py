@@ -1,13 +1,17 @@
-"""The seats' actions: the gate table first, then each action's own checks, every refusal a DM line."""
+"""The seats' actions: the gate table first (`guard`), then each action's own checks, every refusal a DM line."""
 
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from types import MappingProxyType
+from typing import Any
 
 from app.games.base import GameError
+from app.games.kit import Action
+from app.games.script_kill import commands as c
 from app.games.script_kill import discovery, voting
-from app.games.script_kill.commands import MAX_SPEECH, Act
+from app.games.script_kill.commands import MAX_SPEECH
 from app.games.script_kill.discovery import clue_record, item_record, private_to
 from app.games.script_kill.speaking import pass_floor
 from app.games.script_kill.stages import FORBIDDEN, GATES, allowed_in
@@ -17,22 +21,23 @@ from app.games.script_kill.step import Step
 INVESTIGATIONS_PER_ROUND = 3
 
 
-def act(step: Step, cmd: Act) -> None:
-    """Check the match, the seat and the gate table, then run the action."""
-    state = step.state
-    player = state.seat(cmd.seat)
-    if player is None:
-        raise GameError("agent_not_in_match", f"there is no seat {cmd.seat}", seat=cmd.seat)
+def guard(state: MatchState, player: Player, action: str) -> None:
+    """Check the match, the seat and the gate table before any action."""
     if state.status in ("finished", "aborted"):
         raise GameError("match_finished", "本局已经结束。", status=state.status)
     if player.conceded:
-        raise GameError("you_are_eliminated", "你已离开本局，只能旁观。", seat=cmd.seat)
-    if state.status == "waiting" or not allowed_in(cmd.action, state.phase):
-        raise GameError("stage_forbids", FORBIDDEN[cmd.action] if state.status == "in_progress"
-                        or cmd.action in GATES else "剧本尚未开始。", action=cmd.action, sub_stage=state.phase)
-    HANDLERS[cmd.action](step, player, cmd)
-    if step.reply is None:
-        player.chat_read_seq = state.seq
+        raise GameError("you_are_eliminated", "你已离开本局，只能旁观。", seat=player.seat)
+    if state.status == "waiting" or not allowed_in(action, state.phase):
+        raise GameError("stage_forbids", FORBIDDEN[action] if state.status == "in_progress"
+                        or action in GATES else "剧本尚未开始。", action=action, sub_stage=state.phase)
+
+
+def _marks_read(rule: Callable[[Step, Player, Any], None]) -> Callable[[Step, Player, Any], None]:
+    """An action that changes the match marks the seat's private chats read (the read-only ones do not)."""
+    def run(step: Step, player: Player, cmd: Any) -> None:
+        rule(step, player, cmd)
+        player.chat_read_seq = step.state.seq
+    return run
 
 
 def _text(text: str | None) -> str:
@@ -76,17 +81,17 @@ def _other_seat(state: MatchState, player: Player, seat: int | None, what: str) 
     return seat
 
 
-def list_clues(step: Step, player: Player, cmd: Act) -> None:
+def list_clues(step: Step, player: Player, cmd: c.ListCluesRequest) -> None:
     state = step.state
     step.reply = {"clues": [clue_record(state.script.clue(k)) for k in player.clues],
                   "public_clues": [clue_record(state.script.clue(k)) for k in state.public_clues]}
 
 
-def list_items(step: Step, player: Player, cmd: Act) -> None:
+def list_items(step: Step, player: Player, cmd: c.ListItemsRequest) -> None:
     step.reply = {"items": [item_record(step.state, i) for i in player.items]}
 
 
-def inspect(step: Step, player: Player, cmd: Act) -> None:
+def inspect(step: Step, player: Player, cmd: c.InspectRequest) -> None:
     state = step.state
     if (cmd.item is None) == (cmd.clue is None):
         raise GameError("bad_request", "请指定要查看的 item 或 clue（二选一）。", field="item")
@@ -97,7 +102,7 @@ def inspect(step: Step, player: Player, cmd: Act) -> None:
         step.reply = {"inspected": {"kind": "clue", **clue_record(clue)}}
 
 
-def speak(step: Step, player: Player, cmd: Act) -> None:
+def speak(step: Step, player: Player, cmd: c.SpeakRequest) -> None:
     state = step.state
     if state.phase == "self_intro":
         if player.spoke:
@@ -113,7 +118,7 @@ def speak(step: Step, player: Player, cmd: Act) -> None:
         pass_floor(step)
 
 
-def reveal_clue(step: Step, player: Player, cmd: Act) -> None:
+def reveal_clue(step: Step, player: Player, cmd: c.RevealClueRequest) -> None:
     state = step.state
     if (cmd.item is None) == (cmd.clue is None):
         raise GameError("bad_request", "请指定要公开的 clue 或 item（二选一）。", field="clue")
@@ -130,7 +135,7 @@ def reveal_clue(step: Step, player: Player, cmd: Act) -> None:
                                                           else f"物品「{shown['item']['name']}」"))
 
 
-def investigate(step: Step, player: Player, cmd: Act) -> None:
+def investigate(step: Step, player: Player, cmd: c.InvestigateRequest) -> None:
     state = step.state
     if cmd.location not in state.unlocked_locations:
         known = {x.id: x.name for x in state.script.locations}
@@ -156,7 +161,7 @@ def _target(state: MatchState, player: Player, kind: str, target: int | str | No
     return target
 
 
-def use_power(step: Step, player: Player, cmd: Act) -> None:
+def use_power(step: Step, player: Player, cmd: c.UsePowerRequest) -> None:
     state = step.state
     mine = [p for p in state.script.powers if p.owner == player.character]
     power = next((p for p in mine if p.id == cmd.power), None)
@@ -175,7 +180,7 @@ def use_power(step: Step, player: Player, cmd: Act) -> None:
               target=target, result=shown)
 
 
-def use_item(step: Step, player: Player, cmd: Act) -> None:
+def use_item(step: Step, player: Player, cmd: c.UseItemRequest) -> None:
     state = step.state
     item = state.script.item(_own_item(state, player, cmd.item))
     if item.effect is None:
@@ -191,7 +196,7 @@ def use_item(step: Step, player: Player, cmd: Act) -> None:
               uses_left=state.item_uses.get(item.id), result=shown)
 
 
-def trade(step: Step, player: Player, cmd: Act) -> None:
+def trade(step: Step, player: Player, cmd: c.TradeRequest) -> None:
     state = step.state
     to = _other_seat(state, player, cmd.to, "交易")
     item = state.script.item(_own_item(state, player, cmd.item))
@@ -210,7 +215,7 @@ def trade(step: Step, player: Player, cmd: Act) -> None:
               text=f"{_name(state, player)}与{_name(state, receiver)}完成了一次交易。")
 
 
-def private_chat(step: Step, player: Player, cmd: Act) -> None:
+def private_chat(step: Step, player: Player, cmd: c.PrivateChatRequest) -> None:
     state = step.state
     to = _other_seat(state, player, cmd.to, "私聊")
     text = _text(cmd.text)
@@ -219,11 +224,11 @@ def private_chat(step: Step, player: Player, cmd: Act) -> None:
     state.chats.append(Chat(seq=event["seq"], from_seat=player.seat, to_seat=to, text=text))
 
 
-def vote(step: Step, player: Player, cmd: Act) -> None:
+def vote(step: Step, player: Player, cmd: c.VoteRequest) -> None:
     voting.vote(step, player, cmd.target if isinstance(cmd.target, int) else None)
 
 
-def ready(step: Step, player: Player, cmd: Act) -> None:
+def ready(step: Step, player: Player, cmd: c.ReadyRequest) -> None:
     state = step.state
     if player.ready:
         raise GameError("already_ready", "你已示意准备完毕，请等待其他玩家。")
@@ -235,8 +240,13 @@ def ready(step: Step, player: Player, cmd: Act) -> None:
         pass_floor(step)
 
 
-HANDLERS: dict[str, Callable[[Step, Player, Act], None]] = {
-    "list_clues": list_clues, "list_items": list_items, "inspect": inspect, "speak": speak,
-    "reveal_clue": reveal_clue, "investigate": investigate, "use_power": use_power, "use_item": use_item,
-    "trade": trade, "private_chat": private_chat, "vote": vote, "ready": ready,
-}
+ACTIONS: Mapping[str, Action[Step]] = MappingProxyType({
+    "list_clues": Action(c.ListCluesRequest, list_clues), "list_items": Action(c.ListItemsRequest, list_items),
+    "inspect": Action(c.InspectRequest, inspect), "speak": Action(c.SpeakRequest, _marks_read(speak)),
+    "reveal_clue": Action(c.RevealClueRequest, _marks_read(reveal_clue)),
+    "investigate": Action(c.InvestigateRequest, _marks_read(investigate)),
+    "use_power": Action(c.UsePowerRequest, _marks_read(use_power)),
+    "use_item": Action(c.UseItemRequest, _marks_read(use_item)), "trade": Action(c.TradeRequest, _marks_read(trade)),
+    "private_chat": Action(c.PrivateChatRequest, _marks_read(private_chat)),
+    "vote": Action(c.VoteRequest, _marks_read(vote)), "ready": Action(c.ReadyRequest, _marks_read(ready)),
+})

@@ -13,13 +13,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import cache
-from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from app.games.base import GameError
 from app.games.script_kill.package import load_script, script_ids
 from app.games.script_kill.stages import Timing
 
@@ -57,18 +54,3 @@ class ScriptKillConfig(BaseModel):
     def n_players(self) -> int:
         return N_PLAYERS
 
-
-def parse_config(raw: Mapping[str, Any] | None) -> ScriptKillConfig:
-    """Validate a client's `config`; `GameError("invalid_config", field=...)` on a bad one."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        raise GameError("invalid_config", "config must be a JSON object", field="config")
-    try:
-        return ScriptKillConfig.model_validate(dict(raw))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else "config"
-        if first["type"] == "extra_forbidden":
-            raise GameError("invalid_config", f"unknown config field: {field}", field=field) from None
-        raise GameError("invalid_config", f"{field}: {first['msg']}", field=field) from None

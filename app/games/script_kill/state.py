@@ -7,25 +7,19 @@
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.base import MatchStatus
+from app.games.kit import KitSeat, KitState
 from app.games.script_kill.config import ScriptKillConfig
 from app.games.script_kill.package import Script, load_script
 from app.games.script_kill.stages import INDEX, SUB_STAGES
 
-TimerKind = Literal["stage_expire"]
 
-
-class Player(BaseModel):
+class Player(KitSeat):
     """One seat. `clues` are the clues this seat's character found or was shown privately, in order."""
 
-    seat: int
-    name: str
-    display_name: str
     character: str | None = None
     items: list[str] = Field(default_factory=list)
     clues: list[str] = Field(default_factory=list)
@@ -35,12 +29,10 @@ class Player(BaseModel):
     ready: bool = False
     spoke: bool = False
     chat_read_seq: int = 0
-    conceded: bool = False
-    taken_over: bool = False
 
     @property
-    def alive(self) -> bool:
-        return not self.conceded
+    def dealt(self) -> bool:
+        return self.character is not None
 
 
 class Chat(BaseModel):
@@ -52,21 +44,9 @@ class Chat(BaseModel):
     text: str
 
 
-class Timer(BaseModel):
-    due: float
-    kind: TimerKind
-    token: int
-
-
-class MatchState(BaseModel):
+class MatchState(KitState[ScriptKillConfig, Player]):
     """Everything the rules need to continue a match; JSON in, JSON out."""
 
-    seed: int
-    seq: int = 0
-    config: ScriptKillConfig
-    status: MatchStatus = "waiting"
-    phase: str = "waiting"
-    players: list[Player] = Field(default_factory=list)
     act: int = 1
     unlocked_locations: list[str] = Field(default_factory=list)
     unlocked_powers: list[str] = Field(default_factory=list)
@@ -82,11 +62,6 @@ class MatchState(BaseModel):
     tally: list[dict[str, Any]] = Field(default_factory=list)
     voted_out: int | None = None
     ending: str | None = None
-    deadline_at: float | None = None
-    deadline_ts: int | None = None
-    timer: Timer | None = None
-    timer_tokens: int = 0
-    result: dict[str, Any] | None = None
 
     @property
     def script(self) -> Script:
@@ -110,15 +85,6 @@ class MatchState(BaseModel):
     def round_no(self) -> int:
         return SUB_STAGES[min(self.stage_index, len(SUB_STAGES) - 1)].round_no
 
-    def seat(self, seat: int) -> Player | None:
-        if 0 <= seat < len(self.players):
-            return self.players[seat]
-        return None
-
-    def seated(self) -> list[Player]:
-        """The seats still at the table (not conceded)."""
-        return [p for p in self.players if p.alive]
-
     def seat_of(self, character: str) -> int:
         return next(p.seat for p in self.players if p.character == character)
 
@@ -130,12 +96,3 @@ class MatchState(BaseModel):
         """Clues found by any seat or published to the table."""
         return set(self.public_clues).union(*(p.clues for p in self.players))
 
-
-def state_to_json(state: MatchState) -> dict[str, Any]:
-    return state.model_dump(mode="json")
-
-
-def state_from_json(data: dict[str, Any] | str | bytes) -> MatchState:
-    if isinstance(data, str | bytes):
-        data = json.loads(data)
-    return MatchState.model_validate(data)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import GameError
 from app.games.script_kill import voting
 from app.games.script_kill.actions import INVESTIGATIONS_PER_ROUND
 from app.games.script_kill.discovery import clue_record, item_record
@@ -27,22 +26,18 @@ def role_set(state: MatchState, seat: int) -> frozenset[str]:
     return frozenset({f"character:{player.character}"})
 
 
-def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
-    """The table: each seat's character is public once dealt (only its secrets are hidden)."""
-    rows = []
-    for p in state.players:
-        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive,
-                               "character": p.character, "ready": p.ready}
-        if p.character is not None:
-            row["character_name"] = state.script.character(p.character).name
-        if p.conceded:
-            row["conceded"] = True
-        if p.taken_over:
-            row["taken_over"] = True
-        if god and p.character is not None:
-            row["is_culprit"] = p.character == state.script.culprit
-        rows.append(row)
-    return rows
+def row(state: MatchState, p: Player, god: bool) -> dict[str, Any]:
+    """A seat's row: its character is public once dealt (only its secrets are hidden)."""
+    row: dict[str, Any] = {"character": p.character, "ready": p.ready}
+    if p.character is not None:
+        row["character_name"] = state.script.character(p.character).name
+    if p.conceded:
+        row["conceded"] = True
+    if p.taken_over:
+        row["taken_over"] = True
+    if god and p.character is not None:
+        row["is_culprit"] = p.character == state.script.culprit
+    return row
 
 
 def public_fields(state: MatchState) -> dict[str, Any]:
@@ -118,15 +113,12 @@ def next_action(state: MatchState, seat: int) -> str:
     return "ready"
 
 
-def you_view(state: MatchState, seat: int) -> dict[str, Any]:
+def you(state: MatchState, seat: int) -> dict[str, Any]:
     """The seat's own block: its character's private script, items, clues, power, unread chats and what to do."""
-    player = state.seat(seat)
-    if player is None:
-        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+    player = state.players[seat]
     action = next_action(state, seat)
     script = state.script
-    you: dict[str, Any] = {"seat": seat, "alive": player.alive, "your_turn": action in ACTING,
-                           "next_action": action, "allowed_actions": allowed_actions(state, seat)}
+    you: dict[str, Any] = {"your_turn": action in ACTING, "next_action": action}
     if player.character is None:
         return you
     c = script.character(player.character)
@@ -147,12 +139,10 @@ def you_view(state: MatchState, seat: int) -> dict[str, Any]:
     return you
 
 
-def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
+def allowed(state: MatchState, seat: int) -> list[dict[str, Any]]:
     """Every action the seat may send now, each with its options as lists (targets, locations, items, powers,
-    clues) and the stage's `deadline_ts`."""
-    player = state.seat(seat)
-    if player is None or player.conceded or state.status != "in_progress":
-        return []
+    clues) and the stage's `deadline_ts` (the kit asks only for a seat still in a running match)."""
+    player = state.players[seat]
     others = [p.seat for p in state.players if p.seat != seat]
     script = state.script
     offers: list[dict[str, Any]] = []

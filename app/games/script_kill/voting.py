@@ -78,7 +78,7 @@ def close_vote(step: Step) -> bool:
     if len(tied) > 1 and state.vote_round == 1:
         step.emit("vote_result", "public", vote_round=1, tied=tied, out=None, text="【DM】出现平票，进行第二轮投票。")
         state.vote_round = 2
-        step.start_clock(_vote_seconds(state))
+        step.stage_clock(_vote_seconds(state))
         open_vote(step, tied)
         return False
     out = tied[0] if len(tied) == 1 else step.rng("second_tie").choice(tied)

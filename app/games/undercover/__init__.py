@@ -18,6 +18,7 @@ The table extensions (issue 17, all opt-in by config; a default room has none of
 
 from __future__ import annotations
 
+from app.games.kit import Timer
 from app.games.undercover.actions import parse_action
 from app.games.undercover.commands import (
     Abort,
@@ -38,7 +39,6 @@ from app.games.undercover.state import (
     MatchState,
     Player,
     RevealAction,
-    Timer,
     WordPair,
     state_from_json,
     state_to_json,

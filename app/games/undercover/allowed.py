@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.common.voting import targets_for, voters
+from app.games.kit.voting import targets_for, voters
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.state import MatchState, Player
 

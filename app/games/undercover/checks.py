@@ -1,4 +1,4 @@
-"""This game's own preconditions (the shared ones are in `app.games.common.checks`); each raises an error code."""
+"""This game's own preconditions (the shared ones are in `app.games.kit.checks`); each raises an error code."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common.checks import MAX_ANALYSIS_BYTES, is_private
+from app.games.kit.checks import MAX_ANALYSIS_BYTES, is_private
 from app.games.undercover.leak import leaks
 from app.games.undercover.state import MatchState, Player
 from app.games.undercover.wordpairs import default_library

@@ -6,15 +6,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from app.games.common.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
+from app.games.kit.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
+from app.games.kit.commands import Join as KitJoin
 
 
-class Join(GameCommand):
+class Join(KitJoin):
     """A player takes the next free seat."""
 
-    type: Literal["join"] = "join"
-    name: str
-    display_name: str
     # Content keys (`wordpair_key`) the deal should not draw, if the library allows; left out of dumps when empty.
     avoid: tuple[str, ...] = Field((), strict=False, exclude_if=lambda keys: not keys)
 

@@ -8,7 +8,7 @@ runs before any of that.
 
 from __future__ import annotations
 
-from app.games.common.checks import require_in_progress, require_living
+from app.games.kit.checks import require_in_progress, require_living
 from app.games.undercover import ending
 from app.games.undercover.commands import Concede
 from app.games.undercover.step import Step

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
 from app.games.undercover import host
 from app.games.undercover.checks import check_said, remember_said
 from app.games.undercover.commands import Debate, DebatePass
@@ -47,7 +47,7 @@ def open_debate(step: Step, nxt: DebateRound) -> Transition:
     state.current_speaker_seat = None
     state.debate_index = nxt.index
     state.debate_posts, state.debate_done = {}, []
-    deadline = step.start_clock(state.config.debate_timeout, None, "debate_expire")
+    deadline = step.start_clock(state.config.debate_timeout, "debate_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index, deadline_ts=deadline,
               pk=False, debate_round=nxt.index, debate_rounds=state.config.debate_rounds,
               max_messages=DEBATE_MAX_MESSAGES, max_chars=DEBATE_MAX_CHARS)

@@ -15,6 +15,7 @@ In a room with a table extension the result also carries `recap` (`recap`).
 
 from __future__ import annotations
 
+from app.games.kit import voting as tally
 from app.games.undercover import recap
 from app.games.undercover.state import MatchState
 from app.games.undercover.step import Step
@@ -66,18 +67,8 @@ def finish_blank(step: Step, seat: int) -> None:
 def _close(step: Step, camp: str, reason: str, winners: list[int], losers: list[int]) -> None:
     state = step.state
     assert state.wordpair is not None
-    state.status = state.phase = "finished"
-    state.current_speaker_seat = None
-    state.pending, state.votes, state.pk, state.pk_candidates = [], {}, False, []
-    step.stop_clock()
-    state.result = {
-        "winner_camp": camp,
-        "winning_seats": winners,
-        "losing_seats": losers,
-        "reason": reason,
-        "summary": _summary(state, reason, winners),
-        "wordpair": state.wordpair.model_dump(),
-    }
+    state.result = tally.close_table(step, camp, winners, losers, reason) | {
+        "summary": _summary(state, reason, winners), "wordpair": state.wordpair.model_dump()}
     if state.config.table_extensions:
         state.result["recap"] = recap.recap(step, winners)
     step.emit("match_finished", "public", **state.result)

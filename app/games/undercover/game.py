@@ -12,17 +12,17 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
-from app.games.common import dispatch
-from app.games.common.voting import voters
+from app.games.base import ErrorSpec, Event
+from app.games.kit.members import Members
+from app.games.kit.voting import voters
 from app.games.undercover import ending, figures, recap_voice, rules, view
 from app.games.undercover.actions import ACTIONS, parse_action
 from app.games.undercover.allowed import allowed_actions
-from app.games.undercover.commands import Abort, Command, Concede, Join, TakeOver, Timeout
+from app.games.undercover.commands import Command, Join
 from app.games.undercover.config import UndercoverConfig, parse_config
 from app.games.undercover.fairness import fresh_pairs, wordpair_key
 from app.games.undercover.quick import UndercoverQuickStart, quick_config, quick_options
-from app.games.undercover.state import MatchState, state_from_json, state_to_json
+from app.games.undercover.state import MatchState
 from app.games.undercover.step import Outcome
 from app.games.undercover.wordpairs import default_library
 
@@ -48,7 +48,7 @@ ERRORS: Mapping[str, ErrorSpec] = MappingProxyType({
 })
 
 
-class UndercoverGame:
+class UndercoverGame(Members[MatchState]):
     """谁是卧底 (spec §2, §4, §5); each member's contract is on `app.protocol.registry.Game`."""
 
     name = "undercover"
@@ -59,6 +59,7 @@ class UndercoverGame:
     secret_fields: tuple[str, ...] = ("wordpair",)
     sides: tuple[str, ...] = ("civilian", "undercover", "blank")
     # §15.5's profile fields: a blank shares the undercovers' win, so its wins count as wins_as_undercover.
+    state_model = MatchState
     profile_stats: Mapping[str, tuple[str, ...]] = MappingProxyType(
         {"wins_as_civilian": ("civilian",), "wins_as_undercover": ("undercover", "blank")})
 
@@ -75,10 +76,6 @@ class UndercoverGame:
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
         """Spec §2.1's config, with the README's defaults."""
         return parse_config(dict(raw) if isinstance(raw, Mapping) else raw)
-
-    def config_to_json(self, config: UndercoverConfig) -> dict[str, Any]:
-        """The config as JSON."""
-        return config.model_dump(mode="json")
 
     def n_players(self, config: UndercoverConfig) -> int:
         """`config.n_players`."""
@@ -107,22 +104,6 @@ class UndercoverGame:
         """speak, skip, vote, whisper, last_words, guess_word, debate, debate_pass or concede (`actions.ACTIONS`)."""
         return parse_action(dict(raw), seat)
 
-    def concede(self, seat: int) -> Concede:
-        """`Concede`."""
-        return Concede(seat=seat)
-
-    def abort(self, reason: AbortReason) -> Abort:
-        """`Abort`."""
-        return Abort(reason=reason)
-
-    def timeout(self, token: int) -> Timeout:
-        """`Timeout`."""
-        return Timeout(token=token)
-
-    def take_over(self, seat: int) -> TakeOver:
-        """`TakeOver` (`app.protocol.registry.TakesOver`)."""
-        return TakeOver(seat=seat)
-
     def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
         """The rules; a `Join` brings the library's candidate pairs for the deal."""
         pairs = fresh_pairs(self._pairs(state), command.avoid) if isinstance(command, Join) else ()
@@ -138,18 +119,6 @@ class UndercoverGame:
     def rewrite(self, state: MatchState, proposal: Any, *, now: float) -> Outcome:
         """The checked rephrasing as a public `recap_rewritten` event (`recap_voice.rewrite`)."""
         return recap_voice.rewrite(state, proposal, now)
-
-    def state_to_json(self, state: MatchState) -> dict[str, Any]:
-        """The state as JSON."""
-        return state_to_json(state)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> MatchState:
-        """The state from JSON."""
-        return state_from_json(dict(data))
-
-    def summary(self, state: MatchState) -> MatchSummary:
-        """status, phase, result and the next timer."""
-        return dispatch.summary(state)
 
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
         """The seat's role, once dealt."""

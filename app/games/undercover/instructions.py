@@ -1,4 +1,4 @@
-"""谁是卧底's own call of the shared instruction screen (`app.games.common.instructions`, which holds the patterns).
+"""谁是卧底's own call of the shared instruction screen (`app.games.kit.instructions`, which holds the patterns).
 
 The game flags or refuses its speeches, comments, whispers, debate messages and guesses itself, in its rules, so its
 transcripts carry the flag in the same place as before the screen moved to the seam; the seam
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from app.games.base import GameError
-from app.games.common.instructions import FLAG, PATTERNS, Pattern, compact, matching, strings_of, words
+from app.games.kit.instructions import FLAG, PATTERNS, Pattern, compact, matching, strings_of, words
 
 __all__ = ["FLAG", "PATTERNS", "Pattern", "compact", "matching", "screen", "strings_of", "words"]
 

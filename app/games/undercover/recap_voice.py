@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text
+from app.games.kit.checks import clean_text
 from app.games.undercover.instructions import matching
 from app.games.undercover.recap import ROLE_ZH
 from app.games.undercover.state import MatchState

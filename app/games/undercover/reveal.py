@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_seat
+from app.games.kit.checks import clean_text, require_seat
 from app.games.undercover import ending
 from app.games.undercover.checks import check_said
 from app.games.undercover.commands import GuessWord, LastWords
@@ -32,7 +32,7 @@ def open_reveal(step: Step, nxt: Reveal) -> Transition:
     state.current_speaker_seat = None
     state.pending = _pending_for(state, nxt.eliminated)
     if state.pending:
-        step.start_clock(state.config.speak_timeout, None, "reveal_expire")
+        step.start_clock(state.config.speak_timeout, "reveal_expire")
     else:
         step.stop_clock()
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,

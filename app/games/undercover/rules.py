@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from app.games.common.dispatch import handler_for, is_noop
-from app.games.undercover import concede, debate, lobby, reveal, speaking, table, takeover, voting, whisper
+from app.games.kit import lobby as room
+from app.games.kit.dispatch import is_noop, run_phases
+from app.games.undercover import concede, debate, lobby, reveal, speaking, table, voting, whisper
 from app.games.undercover.commands import (
     Abort,
     Command,
@@ -28,11 +29,10 @@ from app.games.undercover.commands import (
     Skip,
     Speak,
     TakeOver,
-    Timeout,
     Vote,
     Whisper,
 )
-from app.games.undercover.state import MatchState, TimerKind
+from app.games.undercover.state import MatchState
 from app.games.undercover.step import Outcome, Step
 from app.games.undercover.transitions import (
     DebateRound,
@@ -50,6 +50,11 @@ new_match = lobby.new_match
 
 Handler = Callable[[Step, Any], Transition]
 
+def _take_over(step: Step, cmd: TakeOver) -> Transition:
+    room.take_over(step, step.state.seat(cmd.seat), cmd.seat, round=step.state.round_index)
+    return None
+
+
 _HANDLERS: dict[type, Handler] = {
     Join: lobby.join,
     Abort: lobby.abort,
@@ -60,12 +65,12 @@ _HANDLERS: dict[type, Handler] = {
     GuessWord: reveal.guess_word,
     Concede: concede.concede,
     Whisper: whisper.whisper,
-    TakeOver: takeover.take_over,
+    TakeOver: _take_over,
     Debate: debate.debate,
     DebatePass: debate.debate_pass,
 }
 
-_TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
+_TIMERS: dict[str, Callable[[Step], Transition]] = {
     "speak_warning": speaking.on_warning,
     "speak_expire": speaking.on_expire,
     "vote_warning": voting.on_warning,
@@ -109,12 +114,6 @@ def apply(state: MatchState, command: Command, *, now: float,
         return Outcome(state, [])
     # A dump/validate round trip is a deep copy, and 2-3x faster than copy.deepcopy here.
     step = Step(MatchState.model_validate(state.model_dump()), now, pairs)
-    if isinstance(command, Timeout):
-        assert step.state.timer is not None
-        nxt = _TIMERS[step.state.timer.kind](step)
-    else:
-        nxt = handler_for(_HANDLERS, command)(step, command)
-    while nxt is not None:
-        nxt = _OPENERS[type(nxt)](step, nxt)
+    run_phases(step, command, _HANDLERS, _TIMERS, _OPENERS)
     table.sync(step)
     return Outcome(step.state, step.events)

@@ -8,7 +8,7 @@ ascending seat order. Each speaker has `speak_timeout` seconds, with a private
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
+from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.commands import Skip, Speak
 from app.games.undercover.instructions import screen, strings_of
@@ -45,7 +45,7 @@ def _open(step: Step, round_index: int, order: list[int], *, pk: bool) -> Transi
     state.speaking_order = order
     state.votes = {}
     state.current_speaker_seat = order[0]
-    deadline = step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
+    deadline = step.start_clock(state.config.speak_timeout, "speak_expire", warning="speak_warning")
     step.emit("phase_started", "public", phase=state.phase, round_index=round_index,
               deadline_ts=deadline, pk=pk, speaking_order=order)
     _announce_turn(step)
@@ -104,7 +104,7 @@ def advance(step: Step) -> Transition:
     if nxt is None:
         return SpeechesDone()
     state.current_speaker_seat = nxt
-    step.start_clock(state.config.speak_timeout, "speak_warning", "speak_expire")
+    step.start_clock(state.config.speak_timeout, "speak_expire", warning="speak_warning")
     _announce_turn(step)
     return None
 

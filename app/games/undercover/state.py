@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.games.base import MatchStatus
+from app.games.kit import Timer
 from app.games.undercover.config import UndercoverConfig
 
 Role = Literal["civilian", "undercover", "blank"]
@@ -44,13 +45,6 @@ class WordPair(BaseModel):
     civilian: str
     undercover: str
 
-
-class Timer(BaseModel):
-    """The next deadline the scheduler must turn into a `Timeout(token)` command."""
-
-    due: float
-    kind: TimerKind
-    token: int
 
 
 class RevealAction(BaseModel):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common import voting as tally
+from app.games.kit import voting as tally
 from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.state import MatchState
 

@@ -13,8 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common import voting as tally
-from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
+from app.games.kit import voting as tally
+from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.undercover import ending
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.commands import Vote
@@ -31,7 +31,7 @@ def open_vote(step: Step, _: VoteRound) -> Transition:
     if not tally.voters(state):
         return _resolve(step)
     state.phase = f"vote_round_{state.round_index}"
-    deadline = step.start_clock(state.config.vote_timeout, "vote_warning", "vote_expire")
+    deadline = step.start_clock(state.config.vote_timeout, "vote_expire", warning="vote_warning")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
               deadline_ts=deadline, pk=state.pk)
     for seat in tally.voters(state):

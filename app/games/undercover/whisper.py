@@ -9,7 +9,7 @@ refusal is no oracle either). It reaches `private:role:undercover`; the public o
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_in_progress, require_living
+from app.games.kit.checks import clean_text, require_in_progress, require_living
 from app.games.undercover.checks import check_secret
 from app.games.undercover.commands import Whisper
 from app.games.undercover.instructions import screen

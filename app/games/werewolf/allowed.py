@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.common import voting as tally
+from app.games.kit import voting as tally
 from app.games.werewolf import night, pending, whisper, witch
 from app.games.werewolf.state import MatchState, Player
 

@@ -24,7 +24,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
 
 from app.games.base import GameError
-from app.games.common.commands import Abort, Concede, GameCommand, TakeOver, Timeout, Vote
+from app.games.kit.commands import Abort, Concede, GameCommand, Join, TakeOver, Timeout, Vote
 
 NightActionName = Literal["kill", "check", "guard", "save", "poison", "pass"]
 
@@ -55,14 +55,6 @@ __all__ = [
     "parse_command",
 ]
 
-
-
-class Join(GameCommand):
-    """A player takes the next free seat."""
-
-    type: Literal["join"] = "join"
-    name: str
-    display_name: str
 
 
 class NightAction(GameCommand):

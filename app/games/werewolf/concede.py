@@ -8,7 +8,7 @@ for; by day the floor passes on, and votes cast by or for it are void (those vot
 
 from __future__ import annotations
 
-from app.games.common.checks import require_in_progress, require_living
+from app.games.kit.checks import require_in_progress, require_living
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.commands import Concede
 from app.games.werewolf.step import Step

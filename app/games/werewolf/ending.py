@@ -14,6 +14,7 @@ The result names every seat of the winning camp (dead or alive) and every seat's
 
 from __future__ import annotations
 
+from app.games.kit import voting as tally
 from app.games.werewolf.config import Camp
 from app.games.werewolf.state import MatchState
 from app.games.werewolf.step import Step
@@ -54,16 +55,8 @@ def finish(step: Step, camp: Camp, reason: str) -> None:
     """Declare the end: the result on the state and one public `match_finished`."""
     state = step.state
     winners = [p.seat for p in state.players if p.camp == camp]
-    state.status = state.phase = "finished"
-    state.current_speaker_seat = None
-    state.pending, state.votes, state.pk, state.pk_candidates = [], {}, False, []
-    step.stop_clock()
-    state.result = {
-        "winner_camp": camp,
-        "winning_seats": winners,
-        "losing_seats": [p.seat for p in state.players if p.seat not in winners],
-        "reason": reason,
+    losers = [p.seat for p in state.players if p.seat not in winners]
+    state.result = tally.close_table(step, camp, winners, losers, reason) | {
         "roles": {str(p.seat): p.role for p in state.players},
-        "summary": f"{SUMMARY[reason]}（第 {state.round_index} 轮）",
-    }
+        "summary": f"{SUMMARY[reason]}（第 {state.round_index} 轮）"}
     step.emit("match_finished", "public", **state.result)

@@ -11,20 +11,20 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from app.games.base import AbortReason, ErrorSpec, Event, MatchSummary
-from app.games.common import dispatch
-from app.games.common.voting import voters
+from app.games.base import ErrorSpec, Event
+from app.games.kit.members import Members
+from app.games.kit.voting import voters
 from app.games.werewolf import figures, rules, view
 from app.games.werewolf.allowed import allowed_actions
-from app.games.werewolf.commands import ACTIONS, Abort, Command, Concede, Join, TakeOver, Timeout, parse_command
+from app.games.werewolf.commands import ACTIONS, Command, parse_command
 from app.games.werewolf.config import WerewolfConfig, parse_config
 from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.snapshot import WerewolfSnapshot
-from app.games.werewolf.state import MatchState, state_from_json, state_to_json
+from app.games.werewolf.state import MatchState
 from app.games.werewolf.step import Outcome
 
 
-class WerewolfGame:
+class WerewolfGame(Members[MatchState]):
     """狼人杀; each member's contract is on `app.protocol.registry.Game`."""
 
     name = "werewolf"
@@ -34,15 +34,12 @@ class WerewolfGame:
     snapshot_model: type[BaseModel] = WerewolfSnapshot
     secret_fields: tuple[str, ...] = ("roles", "night_actions")
     sides: tuple[str, ...] = ("village", "werewolf")
+    state_model = MatchState
     profile_stats: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> WerewolfConfig:
         """The config with the module docstring's defaults."""
         return parse_config(raw)
-
-    def config_to_json(self, config: WerewolfConfig) -> dict[str, Any]:
-        """The config as JSON (`roles` resolved to a composition)."""
-        return config.model_dump(mode="json")
 
     def n_players(self, config: WerewolfConfig) -> int:
         """`config.n_players`."""
@@ -53,45 +50,13 @@ class WerewolfGame:
         """A waiting room."""
         return rules.new_match(config, host_name, host_display_name, seed, now)
 
-    def join(self, name: str, display_name: str) -> Join:
-        """`Join`."""
-        return Join(name=name, display_name=display_name)
-
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Command:
         """night_action, speak, skip, vote, whisper, last_words, shoot or concede (`commands.ACTIONS`)."""
         return parse_command(raw, seat)
 
-    def concede(self, seat: int) -> Concede:
-        """`Concede`."""
-        return Concede(seat=seat)
-
-    def abort(self, reason: AbortReason) -> Abort:
-        """`Abort`."""
-        return Abort(reason=reason)
-
-    def timeout(self, token: int) -> Timeout:
-        """`Timeout`."""
-        return Timeout(token=token)
-
-    def take_over(self, seat: int) -> TakeOver:
-        """`TakeOver` (`app.protocol.registry.TakesOver`)."""
-        return TakeOver(seat=seat)
-
     def apply(self, state: MatchState, command: Command, *, now: float) -> Outcome:
         """The rules."""
         return rules.apply(state, command, now=now)
-
-    def state_to_json(self, state: MatchState) -> dict[str, Any]:
-        """The state as JSON."""
-        return state_to_json(state)
-
-    def state_from_json(self, data: Mapping[str, Any]) -> MatchState:
-        """The state from JSON."""
-        return state_from_json(dict(data))
-
-    def summary(self, state: MatchState) -> MatchSummary:
-        """status, phase, result and the next timer."""
-        return dispatch.summary(state)
 
     def role_set(self, state: MatchState, seat: int) -> frozenset[str]:
         """The seat's role, once dealt (a wolf sees `private:role:werewolf`)."""

@@ -7,7 +7,7 @@ whole assignment is `god_only` (`roles_dealt`). Night 1 follows at once.
 
 from __future__ import annotations
 
-from app.games.common import lobby as room
+from app.games.kit import lobby as room
 from app.games.werewolf.commands import Abort, Join
 from app.games.werewolf.config import ROLES, Role, WerewolfConfig, camp_of
 from app.games.werewolf.state import MatchState, Player
@@ -27,16 +27,17 @@ def new_match(config: WerewolfConfig, host_name: str, host_display_name: str,
 def join(step: Step, cmd: Join) -> Transition:
     """Seat a player in the next free seat; the last seat triggers the deal."""
     state = step.state
-    seat = room.check_join(state, cmd.name, cmd.display_name)
-    state.players.append(Player(seat=seat, name=cmd.name, display_name=cmd.display_name))
-    step.emit("player_joined", "public", seat=seat, name=cmd.name, display_name=cmd.display_name)
-    if len(state.players) == state.config.n_players:
-        return _deal(step)
-    return None
+    seated = room.seat_player(step, lambda seat: state.players.append(
+        Player(seat=seat, name=cmd.name, display_name=cmd.display_name)), cmd.name, cmd.display_name,
+        state.config.n_players)
+    return _deal(step) if seated else None
 
 
 def abort(step: Step, cmd: Abort) -> Transition:
     """Cancel a waiting room (the janitor may also clear a running one)."""
+    if step.state.status != "finished":
+        step.state.current_speaker_seat = None
+        step.state.pending = []
     room.abort(step, cmd.reason)
     return None
 

@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_in_progress, require_seat
+from app.games.kit.checks import clean_text, require_in_progress, require_seat
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import require_target
 from app.games.werewolf.commands import LastWords, Shoot, Skip, Speak

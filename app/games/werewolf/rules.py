@@ -15,8 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common.checks import require_in_progress
-from app.games.common.dispatch import handler_for, is_noop
+from app.games.kit import lobby as room
+from app.games.kit.checks import require_in_progress
+from app.games.kit.dispatch import is_noop, run_phases
 from app.games.werewolf import (
     concede,
     dawn,
@@ -25,7 +26,6 @@ from app.games.werewolf import (
     night,
     pending,
     speaking,
-    takeover,
     voting,
     whisper,
     witch,
@@ -41,11 +41,10 @@ from app.games.werewolf.commands import (
     Skip,
     Speak,
     TakeOver,
-    Timeout,
     Vote,
     Whisper,
 )
-from app.games.werewolf.state import MatchState, TimerKind
+from app.games.werewolf.state import MatchState
 from app.games.werewolf.step import Outcome, Step
 from app.games.werewolf.transitions import (
     Dawn,
@@ -85,6 +84,11 @@ def _last_words(step: Step, cmd: LastWords) -> Transition:
     return pending.last_words(step, cmd)
 
 
+def _take_over(step: Step, cmd: TakeOver) -> Transition:
+    room.take_over(step, step.state.seat(cmd.seat), cmd.seat, round=step.state.round_index)
+    return None
+
+
 _HANDLERS: dict[type, Handler] = {
     Join: lobby.join,
     Abort: lobby.abort,
@@ -96,10 +100,10 @@ _HANDLERS: dict[type, Handler] = {
     LastWords: _last_words,
     Shoot: pending.shoot,
     Concede: concede.concede,
-    TakeOver: takeover.take_over,
+    TakeOver: _take_over,
 }
 
-_TIMERS: dict[TimerKind, Callable[[Step], Transition]] = {
+_TIMERS: dict[str, Callable[[Step], Transition]] = {
     "night_expire": night.on_expire,
     "witch_expire": witch.on_expire,
     "speak_expire": speaking.on_expire,
@@ -147,11 +151,5 @@ def apply(state: MatchState, command: Command, *, now: float) -> Outcome:
     if is_noop(state, command, now):
         return Outcome(state, [])
     step = Step(MatchState.model_validate(state.model_dump()), now)
-    if isinstance(command, Timeout):
-        assert step.state.timer is not None
-        nxt = _TIMERS[step.state.timer.kind](step)
-    else:
-        nxt = handler_for(_HANDLERS, command)(step, command)
-    while nxt is not None:
-        nxt = _OPENERS[type(nxt)](step, nxt)
+    run_phases(step, command, _HANDLERS, _TIMERS, _OPENERS)
     return Outcome(step.state, step.events)

@@ -7,7 +7,7 @@ Each speaker has `speak_timeout` seconds; silence is recorded as `speech_skipped
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
+from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.werewolf.checks import check_analysis, public_analysis
 from app.games.werewolf.commands import Skip, Speak
 from app.games.werewolf.state import MatchState

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field
 
 from app.games.base import MatchStatus
+from app.games.kit import Timer
 from app.games.werewolf.config import GODS, Camp, Role, WerewolfConfig, camp_of
 
 TimerKind = Literal["night_expire", "witch_expire", "speak_expire", "vote_expire", "shoot_expire",
@@ -76,13 +77,6 @@ class Pending(BaseModel):
     kind: PendingKind
     last_words_for_victim: bool = False
 
-
-class Timer(BaseModel):
-    """The next deadline the scheduler must turn into a `Timeout(token)` command."""
-
-    due: float
-    kind: TimerKind
-    token: int
 
 
 class MatchState(BaseModel):

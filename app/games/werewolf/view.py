@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common import voting as tally
+from app.games.kit import voting as tally
 from app.games.werewolf import deaths, night, pending, witch
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.state import MatchState, Player

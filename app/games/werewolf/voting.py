@@ -17,8 +17,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.common import voting as tally
-from app.games.common.checks import clean_text, is_private, require_in_progress, require_living, require_stage
+from app.games.kit import voting as tally
+from app.games.kit.checks import clean_text, is_private, require_in_progress, require_living, require_stage
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import check_analysis, public_analysis
 from app.games.werewolf.commands import Vote

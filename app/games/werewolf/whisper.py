@@ -8,7 +8,7 @@ reaches `private:role:werewolf` (the whole pack, the named seat included); the p
 from __future__ import annotations
 
 from app.games.base import GameError
-from app.games.common.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
 from app.games.werewolf.commands import Whisper
 from app.games.werewolf.state import MatchState
 from app.games.werewolf.step import Step

@@ -7,10 +7,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.games.base import GameError
-from app.games.script_kill.game import ScriptKillGame
+from app.games.script_kill.game import GAME
 from app.games.script_kill.state import MatchState
 
-GAME = ScriptKillGame()
 T0 = 1_000_000.0
 
 

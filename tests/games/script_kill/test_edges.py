@@ -5,14 +5,13 @@ from __future__ import annotations
 import pytest
 
 from app.games.base import GameError
-from app.games.script_kill.state import state_from_json, state_to_json
 from tests.games.script_kill.helpers import GAME, T0, act, expire, play, run, table
 
 
 def test_every_state_of_a_game_survives_json() -> None:
     played = play(seed=5)
     for state in played.states:
-        assert state_from_json(state_to_json(state)) == state
+        assert GAME.state_from_json(GAME.state_to_json(state)) == state
 
 
 def test_a_stale_or_early_timer_changes_nothing() -> None:

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.script_kill.commands import ACTIONS
+from app.games.script_kill.actions import ACTIONS
 from app.games.script_kill.config import ScriptKillConfig
 from app.games.script_kill.errors import ERRORS
 from app.games.script_kill.stages import FORBIDDEN, GATES, SUB_STAGES

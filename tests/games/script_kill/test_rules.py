@@ -10,7 +10,6 @@ import pytest
 from app.games.base import GameError
 from app.games.script_kill.package import load_script
 from app.games.script_kill.stages import SUB_STAGES
-from app.games.script_kill.state import state_from_json, state_to_json
 from app.games.script_kill.voting import PERFECT_SHARE
 from tests.games.script_kill.helpers import GAME, T0, Played, act, expire, play, table
 
@@ -193,7 +192,7 @@ def test_reconnect_restores_everything_from_the_snapshot() -> None:
     act(played, c1, type="trade", to=(c1 + 1) % 6, item="i02")
     act(played, (c1 + 2) % 6, type="private_chat", to=c1, text="你昨晚在哪？")
     act(played, (c1 + 3) % 6, type="private_chat", to=c1, text="我相信你。")
-    restored = state_from_json(state_to_json(played.state))
+    restored = GAME.state_from_json(GAME.state_to_json(played.state))
     you = GAME.you_view(restored, c1)
     assert you == GAME.you_view(played.state, c1)
     assert GAME.public_fields(restored)["sub_stage"] == "explore_r1"

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from app.games.script_kill.actions import INVESTIGATIONS_PER_ROUND
-from app.games.script_kill.config import parse_config
+from app.games.script_kill.game import GAME
 from app.games.script_kill.package import (
     CLUES_RANGE,
     ITEMS_RANGE,
@@ -56,7 +56,7 @@ def test_the_validator_accepts_it(script: Script) -> None:
 
 
 def test_it_is_the_default_script() -> None:
-    assert parse_config(None).script == SCRIPT_ID
+    assert GAME.parse_config(None).script == SCRIPT_ID
 
 
 def _set_clue_location(d: dict[str, Any]) -> None:

@@ -100,7 +100,7 @@ class Table:
 
     def vote_out(self, target: int, *, except_voters: tuple[int, ...] = ()) -> None:
         """Every voter votes for `target` (the target itself for someone else)."""
-        from app.games.common.voting import targets_for, voters
+        from app.games.kit.voting import targets_for, voters
 
         for voter in voters(self.state):
             if voter in except_voters or voter in self.state.votes or self.state.stage != "vote":

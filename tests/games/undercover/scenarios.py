@@ -4,7 +4,7 @@ A script drives a `Recorder` (a Table that logs every command with its time, and
 refused command with its error code). The transcript holds the seed, the config, the
 commands, the full event log and the result, so it can be replayed from the file alone.
 
-Regenerate: `WODI_REGEN_GOLDEN=1 .venv/bin/pytest tests/games/undercover/test_golden.py`.
+Regenerate: `WODI_REGEN_GOLDEN=1 .venv/bin/pytest tests/contract/test_golden.py -k undercover`.
 """
 
 from __future__ import annotations

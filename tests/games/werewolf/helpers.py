@@ -8,7 +8,7 @@ from typing import Any, Self
 import pytest
 
 from app.games.base import GameError
-from app.games.common.voting import targets_for, voters
+from app.games.kit.voting import targets_for, voters
 from app.games.werewolf.commands import (
     Command,
     Join,

@@ -4,7 +4,7 @@ A script drives a `Recorder` (a Table that logs every command with its time, and
 its error code), naming seats by role, so each reads as the game it plays. The transcript holds the seed,
 the config, the commands, the full event log and the result, so it replays from the file alone.
 
-Regenerate: `WODI_REGEN_GOLDEN=1 .venv/bin/pytest tests/games/werewolf/test_golden.py`, then review the diff.
+Regenerate: `WODI_REGEN_GOLDEN=1 .venv/bin/pytest tests/contract/test_golden.py -k werewolf`, then review the diff.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from app.games.base import GameError
-from app.games.common.voting import targets_for, voters
+from app.games.kit.voting import targets_for, voters
 from app.games.werewolf import (
     Abort,
     Command,

@@ -1,13 +1,13 @@
-"""The parts of `rules.apply` and `Game` both games share: which commands change nothing, the handler lookup,
+"""The parts of `rules.apply` and `Game` every game shares: which commands change nothing, the handler lookup,
 and the match summary."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from app.games.base import GameError, MatchStatus, MatchSummary, TimerSummary
-from app.games.common.commands import Abort, Timeout
+from app.games.kit.commands import Abort, Timeout
 
 HandlerT = TypeVar("HandlerT")
 
@@ -65,3 +65,20 @@ def summary(state: Timed) -> MatchSummary:
     due: TimerSummary | None = None if timer is None else {
         "due": timer.due, "kind": timer.kind, "token": timer.token}
     return {"status": state.status, "phase": state.phase, "result": state.result, "timer": due}
+
+
+PhaseRule = Callable[[Any, Any], object]
+
+
+def run_phases(step: Any, command: object, handlers: Mapping[type, PhaseRule],
+               timers: Mapping[str, Callable[[Any], object]], openers: Mapping[type, PhaseRule]) -> None:
+    """The table-driven loop of a phase machine: the command's handler (a due `Timeout`: its timer kind's) returns
+    the transition it calls for; each transition's opener runs and may return the next, until one returns None.
+    So no phase module imports another."""
+    if isinstance(command, Timeout):
+        assert step.state.timer is not None
+        nxt = timers[step.state.timer.kind](step)
+    else:
+        nxt = handler_for(handlers, command)(step, command)
+    while nxt is not None:
+        nxt = openers[type(nxt)](step, nxt)

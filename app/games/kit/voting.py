@@ -1,6 +1,6 @@
-"""The vote both games share: who votes for whom, the breakdown, and the tie-break.
+"""The phase kit of a simultaneous vote with tie-breaks and PK: who votes for whom, the breakdown, the tie-break.
 
-`tie_break` means the same in both: `random` draws among the tied; `revote` gives the tied seats a PK
+`tie_break`, for every game: `random` draws among the tied; `revote` gives the tied seats a PK
 (a PK that ties again, or a tie of every living seat, draws at random); `noop_then_random` sends nobody
 out, but a second tie on the next consecutive round draws at random.
 """
@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
-from app.games.common.table import Table, TableStep
+from app.games.kit.table import Table, TableStep
 
 
 @dataclass(frozen=True)
@@ -105,3 +106,15 @@ def announce_pk(step: TableStep, tied: tuple[int, ...], votes: dict[str, int]) -
     state = step.state
     step.emit("vote_tied", "public", round=state.round_index, tied_seats=list(tied), vote_breakdown=votes,
               next="revote")
+
+
+def close_table(step: TableStep, camp: str | None, winners: list[int], losers: list[int],
+                reason: str) -> dict[str, Any]:
+    """The match is over: nobody speaks, is pending or votes, no clock runs; the result's head (the game adds its
+    own fields, then emits `match_finished`)."""
+    state = step.state
+    state.status = state.phase = "finished"
+    state.current_speaker_seat = None
+    state.pending, state.votes, state.pk, state.pk_candidates = [], {}, False, []
+    step.stop_clock()
+    return {"winner_camp": camp, "winning_seats": winners, "losing_seats": losers, "reason": reason}

@@ -1,4 +1,4 @@
-"""Preconditions both games share; each raises the protocol's error code."""
+"""Preconditions the games share; each raises the protocol's error code."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import unicodedata
 from typing import Any, Protocol, TypeVar
 
 from app.games.base import GameError, MatchStatus
-from app.games.common.table import Seat
+from app.games.kit.table import Seat
 
 MAX_TEXT = 500
 MAX_ANALYSIS_BYTES = 4096

@@ -1,4 +1,4 @@
-"""What the shared rules need of a game's state and step, as Protocols (both engines' types fit)."""
+"""What the shared rules need of a game's state and step, as Protocols (any game's types fit)."""
 
 from __future__ import annotations
 

@@ -1,0 +1,219 @@
+"""`build(definition)`: the `app.protocol.registry.Game` of a kit game, every member derived from the definition.
+
+The lobby (join, the deal when the table is full, abort), the command loop (a stale or early timer changes
+nothing; a refused command raises with nothing to undo; a read-only action answers without an event), concede and
+takeover, the config and state JSON, the summary and the views' frame are the kit's; the rules are the game's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from types import MappingProxyType
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from app.games.base import ErrorSpec, Event, GameError, MatchSummary
+from app.games.kit import lobby
+from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
+from app.games.kit.definition import GameDef
+from app.games.kit.dispatch import is_noop, run_phases, summary
+from app.games.kit.members import Members
+from app.games.kit.state import KitState
+from app.games.kit.step import Outcome, Step
+
+StateT = TypeVar("StateT", bound=KitState[Any, Any])
+StepT = TypeVar("StepT", bound=Step[Any])
+ENDED = ("finished", "aborted")
+
+
+def _field_of(exc: ValidationError) -> tuple[str, str]:
+    first = exc.errors()[0]
+    return ".".join(str(p) for p in first["loc"]) or "config", str(first["msg"])
+
+
+class KitGame(Members[StateT], Generic[StateT, StepT]):
+    """A game built from its definition; each member's contract is on `app.protocol.registry.Game`."""
+
+    def __init__(self, d: GameDef[StateT, StepT]) -> None:
+        self.d = d
+        self.name = d.name
+        self.errors: Mapping[str, ErrorSpec] = d.errors
+        self.actions: Mapping[str, type[BaseModel]] = MappingProxyType({k: a.model for k, a in d.actions.items()})
+        self.config_model: type[BaseModel] = d.config
+        self.snapshot_model: type[BaseModel] = d.snapshot
+        self.secret_fields: tuple[str, ...] = d.secret_fields
+        self.sides: tuple[str, ...] = d.sides
+        self.profile_stats: Mapping[str, tuple[str, ...]] = d.profile_stats
+        self.state_model = d.state
+        self._handlers: dict[type, Callable[[StepT, Any], None]] = {
+            Join: self._join, Act: self._act, Concede: lambda s, c: self._concede(s, c.seat),
+            Abort: lambda s, c: lobby.abort(s, c.reason),
+            TakeOver: lambda s, c: lobby.take_over(s, s.state.seat(c.seat), c.seat)}
+
+    # --- config and commands ----------------------------------------------------------------------------------
+
+    def parse_config(self, raw: Mapping[str, Any] | None) -> Any:
+        if raw is not None and not isinstance(raw, Mapping):
+            raise GameError("invalid_config", "config must be a JSON object", field="config")
+        try:
+            return self.d.config.model_validate(dict(raw or {}))
+        except ValidationError as exc:
+            where, message = _field_of(exc)
+            if exc.errors()[0]["type"] == "extra_forbidden":
+                raise GameError("invalid_config", f"unknown config field: {where}", field=where) from None
+            raise GameError("invalid_config", f"{where}: {message}", field=where) from None
+
+    def n_players(self, config: Any) -> int:
+        return self.d.n_players(config)
+
+    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act:
+        """The request model of the body's `type` validates it; `bad_request` with every error otherwise."""
+        if not isinstance(raw, Mapping):
+            raise GameError("bad_request", "the action body must be a JSON object",
+                            errors=[{"loc": [], "msg": "not an object", "type": "dict_type"}])
+        kind = raw.get("type")
+        action = self.d.actions.get(kind) if isinstance(kind, str) else None
+        if action is None:
+            raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(self.actions),
+                            errors=[{"loc": ["type"], "msg": "unknown action type", "type": "literal_error"}])
+        try:
+            return Act(seat=seat, request=action.model.model_validate(dict(raw)))
+        except ValidationError as exc:
+            errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
+            where = ".".join(str(part) for part in errors[0]["loc"])
+            raise GameError("bad_request", f"{where}: {errors[0]['msg']}", field=where, errors=errors) from None
+
+    def command_from_json(self, data: Mapping[str, Any]) -> Command:
+        """A command as `model_dump` wrote it (golden transcripts)."""
+        if data["type"] == "act":
+            return self.parse_action(data["request"], data["seat"])
+        kinds: dict[str, type[Command]] = {"join": Join, "concede": Concede, "abort": Abort, "timeout": Timeout,
+                                           "take_over": TakeOver}
+        return kinds[data["type"]].model_validate(dict(data))
+
+    # --- the rules --------------------------------------------------------------------------------------------
+
+    def new_match(self, config: Any, host_name: str, host_display_name: str, *, seed: int,
+                  now: float) -> Outcome[StateT]:
+        host = self.d.seat_model(seat=0, name=host_name, display_name=host_display_name)
+        step = self.d.step(self.d.state(seed=seed, config=config, players=[host]), now)
+        lobby.announce(step, self.config_to_json(config), host_name, host_display_name)
+        return Outcome(step.state, step.events)
+
+    def apply(self, state: StateT, command: Command, *, now: float) -> Outcome[StateT]:
+        if is_noop(state, command, now):
+            return Outcome(state, [])
+        step = self.d.step(type(state).model_validate(state.model_dump()), now)  # a fast deep copy
+        run_phases(step, command, self._handlers, self.d.timers, {})
+        if step.reply is not None:  # a read-only action: nothing changed, nothing to store
+            return Outcome(state, [], step.reply)
+        if step.state.status == "in_progress" and self.d.after is not None:
+            self.d.after(step)
+        return Outcome(step.state, step.events)
+
+    def _join(self, step: StepT, cmd: Join) -> None:
+        state = step.state
+        if lobby.seat_player(step, lambda seat: state.players.append(self.d.seat_model(
+                seat=seat, name=cmd.name, display_name=cmd.display_name)), cmd.name, cmd.display_name,
+                self.n_players(state.config)):
+            self.d.deal(step)
+
+    def _act(self, step: StepT, cmd: Act) -> None:
+        state = step.state
+        player = state.seat(cmd.seat)
+        action = str(getattr(cmd.request, "type", ""))
+        if player is None:
+            raise GameError("agent_not_in_match", f"there is no seat {cmd.seat}", seat=cmd.seat)
+        if self.d.guard is not None:
+            self.d.guard(state, player, action)
+        else:
+            if state.status in ENDED:
+                raise GameError("match_finished", "the match is over", status=state.status)
+            if state.status != "in_progress":
+                raise GameError("wrong_phase", "the match has not started", phase=state.phase)
+            if not player.alive:
+                raise GameError("you_are_eliminated", "you have left this match", seat=cmd.seat)
+        self.d.actions[action].rule(step, player, cmd.request)
+
+    def _concede(self, step: StepT, seat: int) -> None:
+        state = step.state
+        player = state.seat(seat)
+        if player is None:
+            raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+        if state.status != "in_progress":
+            raise GameError("match_finished" if state.status in ENDED else "wrong_phase",
+                            "the match is not running", status=state.status)
+        if not player.alive:
+            raise GameError("you_are_eliminated", "you have left this match", seat=seat)
+        player.conceded = True
+        step.emit("player_conceded", "public", seat=seat)
+        if self.d.concede is not None:
+            self.d.concede(step, player)
+
+    # --- state and views --------------------------------------------------------------------------------------
+
+    def summary(self, state: Any) -> MatchSummary:
+        body = summary(state)
+        if state.status not in ENDED:
+            body["result"] = None
+        return body
+
+    def role_set(self, state: StateT, seat: int) -> frozenset[str]:
+        if self.d.role_set is not None:
+            return self.d.role_set(state, seat)
+        player = state.seat(seat)
+        return frozenset() if player is None or player.role is None else frozenset({player.role})
+
+    def players_view(self, state: StateT, *, god: bool) -> list[dict[str, Any]]:
+        rows = []
+        for p in state.players:
+            extra = self.d.row(state, p, god) if self.d.row is not None else ({"role": p.role} if god else {})
+            rows.append({"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive, **extra})
+        return rows
+
+    def public_fields(self, state: StateT) -> dict[str, Any]:
+        return self.d.public(state)
+
+    def god_fields(self, state: StateT) -> dict[str, Any]:
+        return self.d.god(state)
+
+    def you_view(self, state: StateT, seat: int) -> dict[str, Any]:
+        player = state.seat(seat)
+        if player is None:
+            raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+        return {"seat": seat, "alive": player.alive, **self.d.you(state, seat),
+                "allowed_actions": self.allowed_actions(state, seat)}
+
+    def allowed_actions(self, state: StateT, seat: int) -> list[dict[str, Any]]:
+        player = state.seat(seat)
+        if state.status != "in_progress" or player is None or not player.alive:
+            return []
+        return self.d.allowed(state, seat)
+
+    def seat_sides(self, state: StateT) -> dict[int, str]:
+        side_of = self.d.side_of
+        return {p.seat: side_of(state, p) if side_of is not None else str(p.role) for p in state.players if p.dealt}
+
+    def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
+        body: dict[str, Any] = {"match_status": state.status}
+        if self.d.response is not None:
+            body.update(self.d.response(state, seat, events))
+        if state.result is not None and state.status in ENDED:
+            body["result"] = state.result
+        return body
+
+
+class FiguredKitGame(KitGame[StateT, StepT]):
+    """A kit game whose definition measures a seat's play (`registry.SeatFigures`)."""
+
+    def seat_figures(self, state: StateT, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
+        figures = self.d.seat_figures
+        return figures(state, seat, events) if figures is not None else {}
+
+
+def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:
+    """The `Game` of one definition (with `seat_figures` when the definition gives it)."""
+    if definition.seat_figures is not None:
+        return FiguredKitGame(definition)
+    return KitGame(definition)

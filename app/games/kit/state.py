@@ -1,0 +1,67 @@
+"""The kit's base of every game's state: what the kit itself reads and writes (seed, seq, status, phase, seats,
+timer, result); a game adds its own fields by subclassing `KitState[ItsConfig, ItsSeat]`."""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+from pydantic import BaseModel, Field
+
+from app.games.base import MatchStatus
+
+
+class Timer(BaseModel):
+    """The one deadline a match waits for: the scheduler fires `Timeout(token)` at `due`; `kind` names the game's
+    timer handler."""
+
+    due: float
+    kind: str
+    token: int
+
+
+class KitSeat(BaseModel):
+    """One seat: who sits there, its role once dealt (None before), whether it left or the official bot plays it."""
+
+    seat: int
+    name: str
+    display_name: str
+    role: str | None = None
+    conceded: bool = False
+    taken_over: bool = False
+
+    @property
+    def alive(self) -> bool:
+        return not self.conceded
+
+    @property
+    def dealt(self) -> bool:
+        """The seat has its part (role, character): it is on a side."""
+        return self.role is not None
+
+
+ConfigT = TypeVar("ConfigT", bound=BaseModel)
+SeatT = TypeVar("SeatT", bound=KitSeat)
+
+
+class KitState(BaseModel, Generic[ConfigT, SeatT]):
+    """Everything the kit needs of a match; JSON in, JSON out (the match row). `deadline_ts` is the public deadline
+    of the running clock (epoch seconds, rounded up); `timer` is what the scheduler fires."""
+
+    seed: int
+    seq: int = 0
+    config: ConfigT
+    status: MatchStatus = "waiting"
+    phase: str = "waiting"
+    players: list[SeatT] = Field(default_factory=list)
+    deadline_at: float | None = None
+    deadline_ts: int | None = None
+    timer: Timer | None = None
+    timer_tokens: int = 0
+    result: dict[str, Any] | None = None
+
+    def seat(self, seat: int) -> SeatT | None:
+        return self.players[seat] if 0 <= seat < len(self.players) else None
+
+    def seated(self) -> list[SeatT]:
+        """The seats still in the game."""
+        return [p for p in self.players if p.alive]
