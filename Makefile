@@ -59,7 +59,7 @@ ruff: $(DEV)
 # app/games and app/protocol strictly (pyproject), the rest of app at the default level; the rules' and the
 # protocol's tests too, so the undercover game is checked against the `Game` protocol with its real types.
 mypy: $(DEV)
-	$(VENV)/bin/mypy app tests/games tests/protocol
+	$(VENV)/bin/mypy app tests/games tests/protocol tests/contract
 
 openapi: $(RUNTIME)
 	$(PY) -m app.openapi
