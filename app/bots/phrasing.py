@@ -52,7 +52,8 @@ class Phraser:
             return body
         you = snapshot.get("you") or {}
         try:
-            answer = await asyncio.wait_for(self.brain._chat(prompt(snapshot, persona, body)), timeout=limit)
+            answer, usage = await asyncio.wait_for(self.brain._complete(prompt(snapshot, persona, body)),
+                                                   timeout=limit)
         except TimeoutError:
             self.brain.stats["phrase_timeout"] += 1
             return body
@@ -60,12 +61,13 @@ class Phraser:
             self.brain.stats["phrase_error"] += 1
             log.info("phrasing: %s: %s, rule text used", type(exc).__name__, exc)
             return body
+        spent = {"usage": usage} if usage else {}  # the tokens were spent whether or not the text is used (issue 30)
         text = usable(answer, str(body[TEXT_FIELD]), you, own_texts(snapshot, you.get("seat")))
         if text is None:
             self.brain.stats["phrase_invalid"] += 1
-            return body
+            return {**body, **spent}
         self.brain.stats["phrase_used"] += 1
-        return {**body, TEXT_FIELD: text}
+        return {**body, TEXT_FIELD: text, **spent}
 
 
 def prompt(snapshot: dict[str, Any], persona: Persona, body: dict[str, Any]) -> list[dict[str, str]]:

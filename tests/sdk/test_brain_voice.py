@@ -45,7 +45,8 @@ async def server(database_url: str, fake: FakeLLM) -> AsyncIterator[Server]:
 
 
 async def play_with_bots(server: Server, game: str, config: dict[str, Any], agents: int,
-                         fake: FakeLLM | None = None) -> list[dict[str, Any]]:
+                         fake: FakeLLM | None = None) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The bots' texts of one match with `agents` random agents, and the bots' public profiles after it."""
     clients = [AsyncWodi(server.base_url) for _ in range(agents)]
     try:
         for index, client in enumerate(clients):
@@ -71,7 +72,9 @@ async def play_with_bots(server: Server, game: str, config: dict[str, Any], agen
         final = await clients[0].snapshot_json(match_id)
         bots = {p["seat"] for p in final["players"] if str(p["name"]).startswith("bot_")}
         assert len(bots) == len(final["players"]) - agents
-        return [e for e in events if e.get("seat") in bots and isinstance(e.get("text"), str)]
+        profiles = [await clients[0].request("GET", f"/api/agents/{p['name']}") for p in final["players"]
+                    if p["seat"] in bots]
+        return [e for e in events if e.get("seat") in bots and isinstance(e.get("text"), str)], profiles
     finally:
         for client in clients:
             await client.aclose()
@@ -82,14 +85,17 @@ def voiced(texts: list[dict[str, Any]]) -> int:
 
 
 async def test_werewolf_bots_speak_through_the_model(server: Server, fake: FakeLLM) -> None:
-    said = await play_with_bots(server, "werewolf", {"n_players": 6}, agents=1)
+    said, profiles = await play_with_bots(server, "werewolf", {"n_players": 6}, agents=1)
     # a werewolf seat's `you` holds no secret string: the other checks apply
     assert said and voiced(said) > 0, (len(fake.requests), [e["text"] for e in said][:8])
+    # the brain reports what its model calls cost as the actions' `usage` (issue 30): on the bots' profiles
+    spent = [p["usage"] for p in profiles if p.get("usage")]
+    assert spent and all(u["input_tokens"] > 0 and u["games"] == 1 for u in spent), profiles
 
 
 async def test_script_kill_bots_never_say_a_secret(server: Server, fake: FakeLLM) -> None:
     before = len(fake.requests)
-    said = await play_with_bots(server, "script_kill", {"timing": "compressed", "script": "tiny"}, agents=3,
+    said, _ = await play_with_bots(server, "script_kill", {"timing": "compressed", "script": "tiny"}, agents=3,
                                 fake=fake)
     prompts = fake.requests[before:]
     assert prompts and voiced(said) > 0
