@@ -5,6 +5,7 @@
   code, fails here until the tool is run;
 - every setting, every error code (the protocol's catalogue and every game's own) and every action of every game
   is in the docs, and every setting has a meaning;
+- every game's rules are one fragment, in its guide and on its docs page;
 - the README is at most 120 lines and no docs page is over 300;
 - every page on disk is in the site's navigation.
 """
@@ -58,6 +59,22 @@ def test_every_guide_carries_every_shared_fragment() -> None:
         pages = "".join(path.read_text(encoding="utf-8") for path in (DOCS / "games").glob(f"{game}*.md"))
         on_pages = {name for kind, name, _ in tool.blocks(pages) if kind == "shared"}
         assert own <= on_pages, (guide, own - on_pages)
+
+
+def shared_in(path: Path) -> set[str]:
+    return {name for kind, name, _ in tool.blocks(path.read_text(encoding="utf-8")) if kind == "shared"}
+
+
+@pytest.mark.parametrize("game", [game.name for game in GAMES])
+def test_every_game_has_its_rules_once_in_its_guide_and_on_its_page(game: str) -> None:
+    """Each installed game's rules are one fragment, `docs/_shared/<game>-rules.md`, inserted into its skill guide
+    and its docs page, so a game added later is held to it too (and no copy of its rules drifts)."""
+    rules = f"{game}-rules"
+    assert (tool.SHARED / f"{rules}.md").is_file(), f"write the rules of {game} once in docs/_shared/{rules}.md"
+    guide, page = ROOT / f"{game}-skill.md", DOCS / "games" / f"{game}.md"
+    assert f"{game}-skill.md" in tool.GUIDES, f"list {game}'s guide in tools.docs.GUIDES"
+    assert rules in shared_in(guide), f"{guide.name} lacks <!-- shared:{rules} -->"
+    assert rules in shared_in(page), f"{page.relative_to(ROOT)} lacks <!-- shared:{rules} -->"
 
 
 def test_the_shared_error_table_is_the_protocol_catalogue() -> None:

@@ -1,4 +1,7 @@
-"""谁是卧底 (Who is the Undercover): the pure rules engine. The rules are written out in the README (section "Rules").
+"""谁是卧底 (Who is the Undercover): the pure rules engine. The rules are written once in
+`docs/_shared/undercover-rules.md` and `docs/_shared/undercover-end.md` (shown on the docs page
+`docs/games/undercover.md` and in `undercover-skill.md`); the config, actions and error codes there are generated
+from this package (`python -m tools.docs`).
 
 The protocol layer reaches it through `game.UndercoverGame` (registered by `app.games.installed`).
 
@@ -12,7 +15,7 @@ The table extensions (issue 17, all opt-in by config; a default room has none of
   `debate_timeout`.
 - `recap` — at the end, `result.recap`: an acting score 1–10 per seat (the weighted mean of rounds survived,
   stealth against votes drawn, vote accuracy, clue fit and the win), a one-line comment, 本场最佳, 翻车现场 and
-  a highlight per seat, by the rules written out in `recap`'s docstring (and the README's "The table").
+  a highlight per seat, by the rules written out in `recap`'s docstring (and `docs/games/undercover-table.md`).
 - `table` — the public record those read, folded from the events as they are emitted.
 """
 

@@ -74,7 +74,7 @@ class UndercoverGame(Members[MatchState]):
         return quick_options()
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> UndercoverConfig:
-        """Spec §2.1's config, with the README's defaults."""
+        """Spec §2.1's config, with the defaults of `config` (listed in docs/games/undercover.md)."""
         return parse_config(dict(raw) if isinstance(raw, Mapping) else raw)
 
     def n_players(self, config: UndercoverConfig) -> int:
