@@ -1,5 +1,12 @@
 """The script package: one JSON file per script, read into frozen pydantic models.
 
+A package (`scripts/<id>.json`) holds 6 characters (public text, relations, a 3-day timeline, secret,
+`secret_phrases`, private script, win condition, initial items), the culprit, locations (act 1 open from the start,
+act 2 unlocked by anchor_r1 or an effect), 40–50 clues in three tiers, 20–30 items, 1–2 powers and 2–3 events per
+act, the two anchors, the endings and the review. `"test_only": true` (the `tiny` script) lifts the count ranges.
+Every shipped package is checked when the game registers; a bad one fails naming the bad field's path (CLI:
+`python -m app.games.script_kill.validate [FILE…]`).
+
 The models check each record's own shape; `check_package` checks what spans records (every reference
 resolves, counts per act, key items not tradable …). `load_script` does both, so a bad package never loads.
 """
