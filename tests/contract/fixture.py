@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -51,6 +51,9 @@ class Fixture:
     goldens: Goldens | None = None
     skill: SkillGuide | None = None
     play_tables: int = 12
+    aliases: dict[str, str] = field(default_factory=dict)
+    """Action types the game documents as another listed type's alias (werewolf: `speak` says last words when
+    `last_words` is listed); an alias counts as listed whenever its target is."""
     secrets: Callable[[Any, int | None, dict[str, Any]], None] | None = None
     """The game's own secrecy check of a live snapshot: `(state, seat or None for the anonymous viewer, snapshot)`
     raises AssertionError when the viewer sees what it may not (a living seat's word, card, private text)."""

@@ -69,6 +69,7 @@ def machine(fixture: Fixture) -> type[RuleBasedStateMachine]:
         def unlisted_is_refused(self, seat: int, pick: int) -> None:
             seat %= self.table.n
             listed = {e["type"] for e in self.table.allowed(seat)}
+            listed |= {alias for alias, target in fixture.aliases.items() if target in listed}
             unlisted = sorted(set(fixture.game.actions) - listed)
             if unlisted:
                 unlisted_probe(self.table, seat, unlisted[pick % len(unlisted)], self.rng)

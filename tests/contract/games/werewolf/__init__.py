@@ -19,4 +19,5 @@ FIXTURE = Fixture(
         {"n_players": 8, "roles": {"werewolf": 2, "villager": 3, "seer": 1, "witch": 1, "guard": 1}},
     ),
     play_tables=16,
+    aliases={"speak": "last_words"},  # the guide: last words by `last_words` or `speak`
 )
