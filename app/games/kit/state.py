@@ -3,7 +3,8 @@ timer, result); a game adds its own fields by subclassing `KitState[ItsConfig, I
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from collections.abc import Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -65,3 +66,42 @@ class KitState(BaseModel, Generic[ConfigT, SeatT]):
     def seated(self) -> list[SeatT]:
         """The seats still in the game."""
         return [p for p in self.players if p.alive]
+
+
+PlayerT = TypeVar("PlayerT")
+PlayerT_co = TypeVar("PlayerT_co", covariant=True)
+
+
+class _RoundTable(Protocol[PlayerT_co]):
+    phase: str
+
+    @property
+    def players(self) -> Sequence[PlayerT_co]: ...
+
+
+class _Seated(Protocol):
+    @property
+    def seat(self) -> int: ...
+
+    @property
+    def alive(self) -> bool: ...
+
+
+class RoundTableMethods(Generic[PlayerT]):
+    """What every round-based state asks of its `phase` (`<stage>_round_<n>`) and `players` list: mixed into a
+    game's state model (it declares no field, so the state's JSON is unchanged)."""
+
+    @property
+    def stage(self: _RoundTable[PlayerT]) -> str:
+        """The phase without its round number."""
+        return self.phase.split("_round_")[0]
+
+    def seat(self: _RoundTable[PlayerT], seat: int) -> PlayerT | None:
+        """The player in `seat`, or None when there is no such seat."""
+        if 0 <= seat < len(self.players):
+            return self.players[seat]
+        return None
+
+    def living_seats(self: _RoundTable[_Seated]) -> list[int]:
+        """Seats still in the game, ascending."""
+        return [p.seat for p in self.players if p.alive]

@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from app.games.base import MatchStatus
 from app.games.kit import Timer
+from app.games.kit.state import RoundTableMethods
 from app.games.undercover.config import UndercoverConfig
 
 Role = Literal["civilian", "undercover", "blank"]
@@ -93,7 +94,7 @@ def _unset(value: object) -> bool:
     return not value
 
 
-class MatchState(BaseModel):
+class MatchState(BaseModel, RoundTableMethods[Player]):
     """Everything the rules need to continue a match; JSON in, JSON out."""
 
     seed: int
@@ -127,20 +128,6 @@ class MatchState(BaseModel):
     # word split between two of them is caught (issue 26); emptied when a round opens, left out while empty.
     said: dict[int, str] = Field(default_factory=dict, exclude_if=_unset)
 
-    @property
-    def stage(self) -> str:
-        """The phase without its round number: waiting, speak, vote, reveal, finished, aborted."""
-        return self.phase.split("_round_")[0]
-
-    def seat(self, seat: int) -> Player | None:
-        """The player in `seat`, or None when there is no such seat."""
-        if 0 <= seat < len(self.players):
-            return self.players[seat]
-        return None
-
-    def living_seats(self) -> list[int]:
-        """Seats still in the game, ascending."""
-        return [p.seat for p in self.players if p.alive]
 
     def alive_with(self, role: Role) -> list[int]:
         """Living seats holding `role`."""

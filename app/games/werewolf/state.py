@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from app.games.base import MatchStatus
 from app.games.kit import Timer
+from app.games.kit.state import RoundTableMethods
 from app.games.werewolf.config import GODS, Camp, Role, WerewolfConfig, camp_of
 
 TimerKind = Literal["night_expire", "witch_expire", "speak_expire", "vote_expire", "shoot_expire",
@@ -79,7 +80,7 @@ class Pending(BaseModel):
 
 
 
-class MatchState(BaseModel):
+class MatchState(BaseModel, RoundTableMethods[Player]):
     """Everything the rules need to continue a match; JSON in, JSON out."""
 
     seed: int
@@ -108,20 +109,6 @@ class MatchState(BaseModel):
     timer_tokens: int = 0
     result: dict[str, Any] | None = None
 
-    @property
-    def stage(self) -> str:
-        """The phase without its round number: waiting, night, hunter, last_words, speak, vote, finished, aborted."""
-        return self.phase.split("_round_")[0]
-
-    def seat(self, seat: int) -> Player | None:
-        """The player in `seat`, or None when there is no such seat."""
-        if 0 <= seat < len(self.players):
-            return self.players[seat]
-        return None
-
-    def living_seats(self) -> list[int]:
-        """Seats still in the game, ascending."""
-        return [p.seat for p in self.players if p.alive]
 
     def alive_with(self, *roles: Role) -> list[int]:
         """Living seats holding one of `roles`."""
