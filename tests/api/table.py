@@ -111,8 +111,8 @@ class Table:
             snaps = [await self.snap(seat) for seat in range(self.n)]
             if snaps[0]["status"] != "in_progress":
                 return snaps[0]
-            moves = [(seat, policy(self, seat, snap)) for seat, snap in enumerate(snaps) if snap["you"]["your_turn"]]
-            moves = [(seat, body) for seat, body in moves if body is not None]
+            chosen = [(seat, policy(self, seat, snap)) for seat, snap in enumerate(snaps) if snap["you"]["your_turn"]]
+            moves = [(seat, body) for seat, body in chosen if body is not None]
             assert moves, f"nobody can act in {snaps[0]['phase']}"
             results = await asyncio.gather(*(self.act(seat, body) for seat, body in moves))
             for response in results:
