@@ -492,7 +492,8 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
 async def vacate(shell: Shell, match_id: str, agent_id: str) -> str | None:
     """The operator suspended the agent sitting in this match: its seat is taken over by the rule bot where the room
     has takeover (`config.takeover_after_timeouts`), else conceded; a waiting room is cleared as the janitor clears
-    one. Returns what was done ("taken_over", "conceded", "aborted"), or None when nothing was left to do (the
+    one. The seat's play token is revoked with it, so the agent cannot act or read its seat without its key either.
+    Returns what was done ("taken_over", "conceded", "aborted"), or None when nothing was left to do (the
     match ended, or the seat is out already)."""
     now = shell.clock()
 
@@ -510,8 +511,10 @@ async def vacate(shell: Shell, match_id: str, agent_id: str) -> str | None:
             if not outcome.events:
                 return None
             row.taken_over = row.taken_over or how == "taken_over"
+            row.play_token_hash = tokens.digest(secrets.token_hex(16))  # the seat's play token is refused from now
             state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
                                         state)
+        shell.cache.forget(match_id)  # its seats hold the old token's digest
         await _published(shell, Applied(match, game, state, None, events))
         return how
 

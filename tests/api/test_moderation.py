@@ -119,6 +119,10 @@ async def test_a_live_seat_is_taken_over_where_the_room_has_takeover(http: httpx
     snap = await table.snap(None)
     assert next(p for p in snap["players"] if p["seat"] == 1)["taken_over"] is True
     assert any(e["type"] == "seat_taken_over" and e["seat"] == 1 for e in await table.events(None))
+    token = {"X-Play-Token": table.tokens[1]}  # the seat's play token went with the key
+    assert_error(await http.get(f"/api/matches/{table.match_id}", headers=token), 401, "invalid_play_token")
+    assert_error(await http.post(f"/api/matches/{table.match_id}/action", headers=token,
+                                 json={"type": "speak", "text": "still here"}), 401, "invalid_play_token")
     final = await _play_others(table, out=1)
     assert final["status"] == "finished", "the bot played the seat to the end"
 
