@@ -1,5 +1,6 @@
-"""The match config: the timing preset, which script is played, and the competitive switch.
+"""The match config: the seat count, the timing preset, which script is played, and the competitive switch.
 
+- `n_players`: always 6 (every script seats six); protocol clients send it, another count is `invalid_config`.
 - `timing`: `standard` (default; the seed's durations, 127 min from the deal plus up to 3 for the room to fill) or
   `compressed` (every stage shortened, at most 10 minutes in all: tests, bots, quick games). `stages.SUB_STAGES`
   lists both.
@@ -35,6 +36,7 @@ class ScriptKillConfig(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid", strict=True)
 
+    n_players: int = Field(N_PLAYERS, description=f"the seat count: a script seats exactly {N_PLAYERS}")
     timing: Timing = Field("standard", description="standard (about 2 hours) or compressed (at most 10 minutes)")
     script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
     compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
@@ -43,14 +45,18 @@ class ScriptKillConfig(BaseModel):
     takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
                                                 "row of one seat the official bot plays it to the end (null: off)")
 
+    @field_validator("n_players")
+    @classmethod
+    def _seats(cls, n: int) -> int:
+        if n != N_PLAYERS:
+            raise ValueError(f"a 剧本杀 script seats exactly {N_PLAYERS} players; "
+                             f"n_players {n} cannot be played")
+        return n
+
     @field_validator("script")
     @classmethod
     def _known(cls, script: str) -> str:
         if script not in script_ids():
             raise ValueError(f"unknown script {script!r}; shipped: {', '.join(script_ids())}")
         return script
-
-    @property
-    def n_players(self) -> int:
-        return N_PLAYERS
 

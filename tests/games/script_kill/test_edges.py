@@ -38,7 +38,9 @@ def test_the_room_refuses_a_seventh_player_and_actions_before_the_deal() -> None
 
 
 def test_unknown_config_and_script_are_refused() -> None:
-    for raw, field in (({"timing": "slow"}, "timing"), ({"script": "nope"}, "script"), ({"n_players": 6}, "n_players")):
+    assert GAME.parse_config({"n_players": 6}).n_players == 6  # what every protocol client sends
+    for raw, field in (({"timing": "slow"}, "timing"), ({"script": "nope"}, "script"), ({"n_players": 5}, "n_players"),
+                       ({"seats": 6}, "seats")):
         with pytest.raises(GameError) as bad:
             GAME.parse_config(raw)
         assert bad.value.code == "invalid_config" and bad.value.detail["field"] == field
