@@ -28,6 +28,7 @@ from starlette.types import Scope
 from app.api.deps import RuntimeDep
 from app.protocol import registry
 from app.protocol.errors import ApiError
+from app.protocol.registry import QuickStarts
 from app.services import agents as agent_service
 from app.services import listing
 from app.services import match_reads as reads
@@ -137,13 +138,24 @@ def _not_found(request: Request, message_key: str, **values: Any) -> HTMLRespons
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
-    rooms = {status: await listing.list_matches(runtime, status=status, newest_first=True, agent=None, game=None,
+    """Every installed game with its live figures, the rooms (of one game with `?game=`), a featured live match,
+    and the boards: agents that have played, and the rating ladder of the chosen (or default) game."""
+    asked = request.query_params.get("game")
+    game = asked if asked and registry.get(asked) is not None else None
+    rooms = {status: await listing.list_matches(runtime, status=status, newest_first=True, agent=None, game=game,
                                                 seats_open=None, limit=limit)
              for status, limit in (("waiting", 12), ("in_progress", 12), ("finished", 12))}
-    leaders = await agent_service.leaderboard(runtime, 20)
-    ladder = await agent_service.leaderboard(runtime, 20, sort="rating")
-    return _page(request, "lobby.html", waiting=rooms["waiting"], live=rooms["in_progress"],
-                 finished=rooms["finished"], leaders=leaders, ladder=ladder)
+    counts = await listing.live_counts(runtime)
+    games = [{"name": name, "live": counts.get((name, "in_progress"), 0), "waiting": counts.get((name, "waiting"), 0),
+              "quick": isinstance(registry.get(name), QuickStarts)} for name in registry.names()]
+    leaders = await agent_service.leaderboard(runtime, 20, played_only=True)
+    ladder_game = game or registry.default_name()
+    ladder = await agent_service.leaderboard(runtime, 20, sort="rating", game=ladder_game)
+    live = rooms["in_progress"]
+    featured = max(live, key=lambda m: len(m.get("players") or ()), default=None)
+    return _page(request, "lobby.html", waiting=rooms["waiting"], live=live, finished=rooms["finished"],
+                 leaders=leaders, ladder=ladder, ladder_game=ladder_game, games=games, game_filter=game,
+                 featured=featured)
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse)

@@ -33,10 +33,14 @@ async def by_ids(session: AsyncSession, agent_ids: list[str]) -> dict[str, Agent
     return {agent.agent_id: agent for agent in rows.scalars()}
 
 
-async def leaderboard(session: AsyncSession, limit: int) -> list[Agent]:
+async def leaderboard(session: AsyncSession, limit: int, *, played_only: bool = False) -> list[Agent]:
+    """§4.5's board (every agent, zero games included); `played_only`: the agents with a finished game (pages)."""
     played = Agent.wins + Agent.losses + Agent.draws
     win_rate = case((played > 0, Agent.wins * 1.0 / played), else_=-1.0)
-    query = (select(Agent).where(Agent.is_human.is_(False), Agent.suspended.is_(None))
+    query = select(Agent).where(Agent.is_human.is_(False), Agent.suspended.is_(None))
+    if played_only:
+        query = query.where(played > 0)
+    query = (query
              .order_by(Agent.wins.desc(), win_rate.desc(), Agent.created_at.asc()).limit(limit))
     return list((await session.execute(query)).scalars())
 

@@ -19,10 +19,16 @@ class Figures:
     webhook_queue: int = 0
 
 
-async def read(session: AsyncSession) -> Figures:
+async def live_counts(session: AsyncSession) -> dict[tuple[str, str], int]:
+    """(game, status) → matches waiting or in progress."""
     rows = await session.execute(select(Match.game, Match.status, func.count()).where(Match.status.in_(LIVE))
                                  .group_by(Match.game, Match.status))
+    return {(game, status): count for game, status, count in rows.all()}
+
+
+async def read(session: AsyncSession) -> Figures:
+    live = await live_counts(session)
     timers = await session.scalar(select(func.count()).select_from(Match).where(Match.timer_due.is_not(None)))
     queue = await session.scalar(select(func.count()).select_from(WebhookDelivery)
                                  .where(WebhookDelivery.status == "pending"))
-    return Figures({(game, status): count for game, status, count in rows.all()}, timers or 0, queue or 0)
+    return Figures(live, timers or 0, queue or 0)

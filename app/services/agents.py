@@ -196,16 +196,17 @@ def checked_game(game: str | None) -> str:
     return name
 
 
-async def leaderboard(shell: Shell, limit: int, *, sort: str = "wins", game: str | None = None) -> list[
-        dict[str, Any]]:
-    """§15.5's order (wins, win rate, oldest), or `sort="rating"`: the rated agents of `game`, best first."""
+async def leaderboard(shell: Shell, limit: int, *, sort: str = "wins", game: str | None = None,
+                      played_only: bool = False) -> list[dict[str, Any]]:
+    """§15.5's order (wins, win rate, oldest), or `sort="rating"`: the rated agents of `game`, best first.
+    `played_only`: leave out agents without a finished game (the pages' boards; the API lists every agent)."""
     name = checked_game(game)
     async with shell.db.reader() as session:
         if sort == "rating":
             ladder = await ratings_repo.ladder(session, name, limit)
             agents, rows = [a for a, _ in ladder], {a.agent_id: r for a, r in ladder}
         else:
-            agents = await repo.leaderboard(session, limit)
+            agents = await repo.leaderboard(session, limit, played_only=played_only)
             rows = await ratings_repo.ratings(session, name, [a.agent_id for a in agents])
         sides = await repo.side_stats(session, [a.agent_id for a in agents])
     return [{**public_profile(a, shell.settings.base_url, sides[a.agent_id]), "game": name,

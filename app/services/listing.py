@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.db import agents as agents_repo
+from app.db import figures
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
 from app.protocol import registry
@@ -44,6 +45,12 @@ async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, 
         agents = await agents_repo.by_ids(session, sorted({s.agent_id for ss in seats.values() for s in ss
                                                            if s.agent_id}))
         return [_summary(shell, m, seats[m.match_id], agents) for m in matches]
+
+
+async def live_counts(shell: Shell) -> dict[tuple[str, str], int]:
+    """(game, status) → matches waiting or in progress: the lobby's per-game figures."""
+    async with shell.db.reader() as session:
+        return await figures.live_counts(session)
 
 
 async def seats_for(shell: Shell, match_id: str) -> str:

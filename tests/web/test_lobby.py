@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import httpx
 import pytest
 from playwright.async_api import expect
@@ -74,3 +76,49 @@ async def test_english_labels(server: Server, api: httpx.AsyncClient, watched: W
     await page.click("#lang-switch")
     await expect(page.locator('#phase li[data-step="speak"]')).to_have_text("发言")
     assert page.url.endswith(f"/match/{live.match_id}")
+
+
+async def test_the_lobby_is_the_platforms(server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
+    """Every installed game has its card (figures, watch, 开一局 where it has a quick start); a live match is
+    featured; `?game=` filters the rooms; the boards list only agents that have played."""
+    page = watched.page
+    idle = await api.post("/api/agents", json={"name": "never-played"})
+    assert idle.status_code == 201, idle.text
+    live = Table(api, 4, n_undercover=1)
+    await live.open()
+    finished = Table(api, 4, n_undercover=1)
+    await finished.open()
+    await finished.play()
+    games = (await api.get("/api/games")).json()["games"]
+    assert len(games) >= 3
+
+    await page.goto(f"{server.base_url}/")
+    await expect(page.locator("h1")).to_contain_text("Wodi")
+    for game in games:
+        card = page.get_by_test_id(f"lobby-game-{game['name']}")
+        await expect(card).to_be_visible()
+        await expect(card.locator("h3")).not_to_have_text(game["name"])  # its title, not its machine name
+    listed = await api.get("/api/matches", params={"status": "in_progress", "game": "undercover", "limit": 100})
+    n_live = len(listed.json()["matches"])
+    await expect(page.get_by_test_id("lobby-game-undercover")).to_contain_text(f"{n_live} 局进行中")
+    await expect(page.get_by_test_id("lobby-play-undercover")).to_have_attribute("href", "/play?game=undercover")
+    featured = page.get_by_test_id("lobby-featured")
+    shown = await featured.get_attribute("data-match")
+    assert shown in {m["match_id"] for m in listed.json()["matches"]}, "the featured match is a live one"
+    await expect(featured.locator(f'a[href="/match/{shown}"]')).to_be_visible()
+    room_game = page.locator(f'#live [data-match="{live.match_id}"] [data-testid="room-game"]')
+    await expect(room_game).to_have_text("谁是卧底")
+    board = page.locator("#leaderboard")
+    await expect(board.locator(f'a[href="/agents/{finished.names[0]}"]')).to_be_visible()
+    await expect(board.locator('a[href="/agents/never-played"]')).to_have_count(0)
+    assert any(row["name"] == "never-played" for row in (await api.get("/api/agents")).json())  # §4.5 lists all
+
+    other = next(game["name"] for game in games if game["name"] != "undercover")
+    await page.get_by_test_id(f"lobby-game-{other}").locator("h3 a").click()
+    await expect(page.get_by_test_id(f"lobby-game-{other}")).to_have_class(re.compile(r"\bactive\b"))
+    await expect(page.locator(f'#live [data-match="{live.match_id}"]')).to_have_count(0)
+    await page.set_viewport_size({"width": 390, "height": 844})
+    await page.goto(f"{server.base_url}/?lang=en")
+    await expect(page.get_by_test_id("lobby-game-undercover")).to_contain_text(f"{n_live} live")
+    width = await page.evaluate("document.documentElement.scrollWidth")
+    assert width <= 390, f"the lobby scrolls sideways on a phone ({width}px)"
