@@ -29,7 +29,8 @@ class Persona:
         if index <= 1:
             return self.display_name
         prefix = self.display_name.split("·")[0]
-        return f"{prefix}·{self.alt_names[(index - 2) % len(self.alt_names)]}"
+        lap, slot = divmod(index - 2, len(self.alt_names))  # past the extra names: 小明, 二狗, 小明2, 二狗2, …
+        return f"{prefix}·{self.alt_names[slot]}{lap + 1 if lap else ''}"
 
 
 ADAI = Persona(slug="adai", display_name="老实人·阿呆", alt_names=("小明", "二狗"),

@@ -105,6 +105,7 @@ async def _register(
     if existing is not None and official and existing.is_official:
         # The operator re-registering an official bot (say, after a restart) gets a fresh key for it.
         existing.last_seen_at = utcnow()
+        existing.display_name, existing.bio = agent.display_name, agent.bio  # the operator's current cast
         return existing, rotate_key(existing)
     if existing is not None:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name)

@@ -46,8 +46,10 @@ async def test_reserved_bot_prefix_needs_the_operator_key(client: httpx.AsyncCli
     assert ok.status_code == 201
     assert ok.json()["is_official"] is True and ok.json()["claim_url"] is None
     operator = {"X-Official-Bot-Key": OFFICIAL_KEY}
-    again = await client.post("/api/agents", json={"name": "bot_steady@wodi"}, headers=operator)
+    again = await client.post("/api/agents", json={"name": "bot_steady@wodi", "display_name": "稳健·二号"},
+                              headers=operator)
     assert again.status_code == 201 and again.json()["agent_id"] == ok.json()["agent_id"]
+    assert again.json()["display_name"] == "稳健·二号", "re-registering takes the operator's current cast"
     assert_error(await client.get("/api/agents/me", headers=bearer(ok.json()["api_key"])), 401, "invalid_api_key")
     assert (await client.get("/api/agents/me", headers=bearer(again.json()["api_key"]))).status_code == 200
 

@@ -44,6 +44,8 @@ def test_personas_are_the_six_of_seed_000() -> None:
             assert persona_of_handle(handle) is persona
         assert persona.name_for(1) == persona.display_name
         assert persona.name_for(2) != persona.display_name
+    names = [persona.name_for(index) for persona in PERSONAS for index in range(1, 41)]
+    assert len(set(names)) == len(names), "every official bot's display name is its own"
     assert persona_of_handle("bot_selfplay3@wodi") is None
     assert persona_of_handle("alice") is None
 
