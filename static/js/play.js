@@ -1,7 +1,8 @@
 // The quick-start form (/play): its fields are the game's choices, read from `GET /api/play/{game}/options`
 // (a JSON schema, the defaults, the word categories). An enum becomes a row of buttons, a boolean a switch, a small
 // integer range a row of numbers, a free string with categories a list of them. Labels are the game's strings
-// (`choice_<name>`, `choice_<name>_<value>`, `choice_<name>_hint`), else the schema's own titles.
+// (`choice_<name>`, `choice_<name>_<value>`, `choice_<name>_hint`) in the visitor's language — never the schema's
+// own English text (tests/web/test_form_strings.py checks every game's strings are there).
 
 import { clear, h } from "./dom.js";
 import { lastSettings, options, quickStart } from "./quickstart.js";
@@ -14,9 +15,9 @@ const nameInput = document.getElementById("play-name");
 const submit = document.getElementById("play-form-submit");
 const message = document.getElementById("play-form-message");
 
-const label = (name, schema) => T[`choice_${name}`] || schema.title || name;
+const label = (name) => T[`choice_${name}`] || name;
 const valueLabel = (name, value) => T[`choice_${name}_${value}`] || String(value);
-const hint = (name, schema) => T[`choice_${name}_hint`] || schema.description || "";
+const hint = (name) => T[`choice_${name}_hint`] || "";
 
 function enumOf(schema) {
   if (Array.isArray(schema.enum)) return schema.enum;
@@ -30,8 +31,8 @@ function enumOf(schema) {
 }
 
 function fieldset(name, schema, ...body) {
-  const text = hint(name, schema);
-  return h("fieldset", { data: { choice: name } }, h("legend", { text: label(name, schema) }), body,
+  const text = hint(name);
+  return h("fieldset", { data: { choice: name } }, h("legend", { text: label(name) }), body,
     text ? h("p", { class: "choice-hint", text }) : null);
 }
 
@@ -45,7 +46,7 @@ function radios(name, schema, values, chosen) {
 function toggle(name, schema, chosen) {
   return fieldset(name, schema, h("label", { class: "switch" },
     h("input", { type: "checkbox", name, checked: Boolean(chosen), "data-testid": `play-choice-${name}` }),
-    h("span", { text: label(name, schema) })));
+    h("span", { text: label(name) })));
 }
 
 // A category is a tag or `{tag, label: text | {zh, en}, count}`; a null tag is "any" (the whole library).

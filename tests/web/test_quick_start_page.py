@@ -213,3 +213,17 @@ async def test_the_form_in_english(server: Server, watched: Watched) -> None:
     await expect(page.get_by_test_id("play-choice-pace-hell").locator("xpath=..")).to_contain_text("Hell")
     await expect(page.get_by_test_id("play-choice-category")).to_contain_text("Random mix")
     await expect(page.get_by_test_id("play-form-submit")).to_have_text("Start")
+
+
+async def test_the_form_shows_no_schema_text_in_either_language(server: Server, api: httpx.AsyncClient,
+                                                                watched: Watched) -> None:
+    page = watched.page
+    schema = (await api.get("/api/play/undercover/options")).json()
+    described = [field["description"] for field in schema["schema"]["properties"].values() if field.get("description")]
+    assert described, "the options carry the developers' field descriptions (for programs)"
+    for suffix in ("", "?lang=en"):
+        await page.goto(f"{server.base_url}/play{suffix}")
+        await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=SOON)
+        text = await page.locator("#play-form").inner_text()
+        assert not [d for d in described if d in text], f"schema text on the page ({suffix or 'zh'})"
+    await expect(page.locator('fieldset[data-choice="category"] .choice-hint')).to_contain_text("word library")
