@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import secrets
 import statistics
 import tempfile
 from collections import defaultdict
@@ -104,7 +105,7 @@ async def wake(http: httpx.AsyncClient, counter: Counter, counts: dict[str, list
 
 async def run(url: str, tables: int) -> dict[str, list[int]]:
     settings = Settings(database_url=url, public_base_url="http://testserver", rate_limit_enabled=False,
-                        secret_key="count", official_bot_key="count-official", bots_enabled=False)
+                        secret_key=secrets.token_hex(16), official_bot_key=secrets.token_hex(16), bots_enabled=False)
     app = create_app(settings)
     counts: dict[str, list[int]] = defaultdict(list)
     async with app.router.lifespan_context(app):
