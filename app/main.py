@@ -18,6 +18,7 @@ from app.api import (
     benchmarks,
     errors,
     games,
+    guesses,
     health,
     matches,
     metrics,
@@ -86,7 +87,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
-                   operator, benchmarks, benchmark_pages):
+                   operator, benchmarks, benchmark_pages, guesses):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app

@@ -334,3 +334,22 @@ class BenchmarkGame(Base):
     idx: Mapped[int] = mapped_column(Integer, primary_key=True)
     kind: Mapped[str] = mapped_column(String(16), primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"), unique=True)
+
+
+class SpectatorGuess(Base):
+    """A logged-in spectator's guess of a live match's hidden seats in one round (`round`: the number the phase
+    ends with, 0 when none); re-sent in the same round it replaces the earlier one. `hits`/`misses` are set when the
+    match ends (the seats named that were / were not on a hidden side)."""
+
+    __tablename__ = "spectator_guesses"
+    __table_args__ = (UniqueConstraint("match_id", "owner_id", "round", name="uq_guesses_match_owner_round"),
+                      Index("ix_guesses_owner", "owner_id"))
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"))
+    owner_id: Mapped[str] = mapped_column(ForeignKey("owners.owner_id", ondelete="CASCADE"))
+    round: Mapped[int] = mapped_column(Integer)
+    seats: Mapped[list[int]] = mapped_column(JSONType)
+    made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    hits: Mapped[int | None] = mapped_column(Integer)
+    misses: Mapped[int | None] = mapped_column(Integer)

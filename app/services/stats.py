@@ -10,7 +10,7 @@ from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.models import Match
 from app.protocol.registry import AnyGame
-from app.services import ratings
+from app.services import guesses, ratings
 
 
 async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object,
@@ -31,6 +31,7 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
     for agent_id, spent in sorted((await decisions_repo.spent_in(session, match.match_id)).items()):
         await decisions_repo.add_usage(session, agent_id, spent, won=agent_id in winning_agents)
     sides = game.seat_sides(state)
+    await guesses.score_ended(session, match.match_id, game.sides, sides)
     winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
     for seat, agent_id in sorted(seats.items()):
         if seat in winners:
