@@ -53,6 +53,7 @@
 // ./games/ holds a complete module beside generic.js, the smallest one.
 
 import { tick } from "./match/board.js";
+import "./match/guess.js";
 import { start } from "./match/live.js";
 import { T, ui } from "./match/page.js";
 import { showAll, step, togglePlay } from "./match/replay.js";
