@@ -37,7 +37,8 @@ async def _play_without(table: Table, dead: int) -> dict[str, Any]:
 
 async def test_a_seat_that_stops_answering_is_played_to_the_end_by_the_bot(client: httpx.AsyncClient) -> None:
     assert registry.brain("undercover") is not None
-    table = Table(client, 4, speak_timeout=1, vote_timeout=1, takeover_after_timeouts=1, compete_mode=True)
+    # Clocks of a few seconds: the seats that play must never time out, even on a loaded machine.
+    table = Table(client, 4, speak_timeout=4, vote_timeout=4, takeover_after_timeouts=1, compete_mode=True)
     await table.open()
     final = await _play_without(table, DEAD)
     assert final["status"] == "finished"

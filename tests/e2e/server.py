@@ -33,7 +33,7 @@ class Server:
                     "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
-    def start(self, timeout: float = 30) -> Server:
+    def start(self, timeout: float = 90) -> Server:
         stderr = self.log.open("ab") if self.log is not None else None
         self.process = subprocess.Popen([sys.executable, "-m", "app"], cwd=ROOT, env=self.env, stderr=stderr)
         if stderr is not None:
