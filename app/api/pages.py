@@ -29,7 +29,7 @@ from app.api.deps import RuntimeDep
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services import agents as agent_service
-from app.services import listing
+from app.services import listing, tournament_reads
 from app.services import match_reads as reads
 from app.services.seating import Caller
 
@@ -142,8 +142,10 @@ async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
              for status, limit in (("waiting", 12), ("in_progress", 12), ("finished", 12))}
     leaders = await agent_service.leaderboard(runtime, 20)
     ladder = await agent_service.leaderboard(runtime, 20, sort="rating")
+    events = await tournament_reads.listing(runtime, None, 40)
+    events = [e for e in events if e["status"] in ("entry", "running")][:12]
     return _page(request, "lobby.html", waiting=rooms["waiting"], live=rooms["in_progress"],
-                 finished=rooms["finished"], leaders=leaders, ladder=ladder)
+                 finished=rooms["finished"], leaders=leaders, ladder=ladder, events=events)
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse)
