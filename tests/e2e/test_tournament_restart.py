@@ -43,7 +43,7 @@ async def test_a_restart_between_rounds_starts_the_next_round_once(database_url:
         for name in names:
             keys.append(bearer((await client.post("/api/agents", json={"name": name})).json()["api_key"]))
         created = await client.post("/api/tournaments", headers=bearer(OPERATOR), json={
-            "game": "undercover", "format": "swiss", "rounds": 2, "round_break": 3, "starts_at": soon(1),
+            "game": "undercover", "format": "swiss", "rounds": 2, "round_break": 3, "starts_at": soon(4),
             "config": {"n_players": 4, "n_undercover": 1, "speak_timeout": 5, "vote_timeout": 5}})
         assert created.status_code == 201, created.text
         url = f"/api/tournaments/{created.json()['tournament_id']}"
