@@ -122,7 +122,7 @@ async def test_gauntlet_forfeit_withdrawal_and_table_ready(hooked: tuple[httpx.A
     """Three entrants, each alone against the reference pool for 2 rounds: `steady` plays, `silent` never answers
     (its seat is taken over: a loss), `leaver` plays round 1 and withdraws (its result stays)."""
     client, receiver = hooked
-    event = await create(client, game="undercover", format="gauntlet", rounds=2, starts_at=soon(1.5),
+    event = await create(client, game="undercover", format="gauntlet", rounds=2, starts_at=soon(5),
                          round_break=1, config=QUICK)
     agents = await field(client, 3, "gauntlet")
     names = [name for name, _ in agents]

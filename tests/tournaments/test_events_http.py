@@ -68,10 +68,10 @@ async def check_event(client: httpx.AsyncClient, view: dict[str, Any], rounds: i
 
 @pytest.mark.slow
 async def test_swiss_undercover_eight_entrants_four_rounds(client: httpx.AsyncClient) -> None:
-    created = await create(client, game="undercover", format="swiss", rounds=4, starts_at=soon(1.5), seed=7,
+    agents = await field(client, 8, "swiss")
+    created = await create(client, game="undercover", format="swiss", rounds=4, starts_at=soon(3), seed=7,
                            name="Swiss test", config={"speak_timeout": 5, "vote_timeout": 5})
     assert created["status"] == "entry" and created["rated"] is False and created["round"] == 0
-    agents = await field(client, 8, "swiss")
     await enter_all(client, created["tournament_id"], agents)
     listed = (await client.get("/api/tournaments", params={"when": "upcoming"})).json()["tournaments"]
     assert [t["tournament_id"] for t in listed] == [created["tournament_id"]] and listed[0]["entrant_count"] == 8
@@ -88,10 +88,10 @@ async def test_swiss_undercover_eight_entrants_four_rounds(client: httpx.AsyncCl
 
 @pytest.mark.slow
 async def test_round_robin_werewolf_six_entrants(client: httpx.AsyncClient) -> None:
-    created = await create(client, game="werewolf", format="round_robin", starts_at=soon(1.5), seed=3,
+    agents = await field(client, 6, "rr")
+    created = await create(client, game="werewolf", format="round_robin", starts_at=soon(3), seed=3,
                            config={"night_timeout": 2})
     assert created["rounds"] is None  # decided at the start
-    agents = await field(client, 6, "rr")
     await enter_all(client, created["tournament_id"], agents)
     view = await play(client, created["tournament_id"], agents, seed=3)
     # one 6-seat table a round; 2 wolves a table: 3 rounds give every entrant a turn on each side
