@@ -65,7 +65,8 @@ async def view(shell: Shell, tournament_id: str) -> dict[str, Any]:
             seats.append({"seat": seat["seat"], **(who(seat["agent_id"]) if seat["agent_id"] else
                                                    {"name": None, "display_name": None}),
                           "reference": seat["reference"], "side": got.get("side") if ended else None,
-                          "won": got.get("won") if table.result else None,
+                          # a forfeited seat may have won for its side, played by the bot: the entrant lost
+                          "won": bool(got.get("won") and not got.get("forfeit")) if table.result else None,
                           "forfeit": got.get("forfeit") if table.result else None})
         rounds.setdefault(table.round, []).append({
             "table": table.idx, "match_id": table.match_id, "status": match.status if match else "unknown",
