@@ -43,7 +43,8 @@ async def create(body: TournamentCreate, request: Request, runtime: RuntimeDep, 
     return view
 
 
-@router.get("/tournaments", response_model=TournamentList, summary="Upcoming, live and finished events")
+@router.get("/tournaments", response_model=TournamentList, summary="Upcoming, live and finished events",
+            responses=responses())
 async def listing(runtime: RuntimeDep, when: Annotated[Literal["upcoming", "live", "finished"] | None, Query(
         description="only upcoming (entry open), live or finished events")] = None) -> dict[str, Any]:
     return {"tournaments": await reads.listing(runtime, when)}
