@@ -58,7 +58,7 @@ class Runtime:
         self.scheduler = Scheduler(settings, self.db, clock, partial(matches.fire_timer, self),
                                    partial(matches.janitor_abort, self), partial(matches.end_away, self),
                                    max_sleep=30.0 if settings.only_writer else 1.0)
-        self.tournaments = TournamentRunner(self, lambda due: self.scheduler.poke("", 0, due))
+        self.tournaments = TournamentRunner(self, self.scheduler.poke_event)
         self.scheduler.move_event = self.tournaments.fire
         self.notifier: Notifier = (
             MemoryNotifier(on_commit=self.scheduler.poke) if settings.only_writer

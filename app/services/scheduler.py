@@ -41,6 +41,7 @@ class Scheduler:
         self.settings, self.db, self.clock = settings, db, clock
         self._fire_timer, self._abort_idle, self._end_away = fire_timer, abort_idle, end_away
         self.move_event = move_event  # tournaments' due times (issue 31) are fired on the same loop
+        self._events_due: float | None = 0.0  # the earliest event due time last read (0: read at the first loop)
         # With several processes a timer may be armed elsewhere; re-reading the earliest deadline every
         # `max_sleep` seconds bounds how late it fires even if its notification was lost.
         self.max_sleep = max_sleep
@@ -53,6 +54,12 @@ class Scheduler:
         """A commit (here or in another process) armed a timer; wake up early if it is due before our plan."""
         if due is not None and (self._next_due is None or due < self._next_due):
             self._wake.set()
+
+    def poke_event(self, due: float | None) -> None:
+        """An event's due time was set in this process (others' are read every loop with the timers' deadline)."""
+        if due is not None and (self._events_due is None or due < self._events_due):
+            self._events_due = due
+        self.poke("", 0, due)
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._timers(), name="wodi-timers"),
@@ -98,7 +105,7 @@ class Scheduler:
         async with self.db.reader() as session:
             next_due = await repo.next_due(session)
             if self.move_event is not None:
-                event_due = await tournaments_repo.next_due(session)
+                event_due = self._events_due = await tournaments_repo.next_due(session)
                 next_due = event_due if next_due is None else next_due if event_due is None else min(next_due,
                                                                                                        event_due)
         retry = min(self._failed.values(), default=None)
@@ -111,7 +118,7 @@ class Scheduler:
 
     async def _move_events(self) -> None:
         """Move every tournament whose due time has come (its row lock makes a second mover skip it)."""
-        if self.move_event is None:
+        if self.move_event is None or self._events_due is None or self._events_due > self.clock():
             return
         clock = self.clock
         async with self.db.reader() as session:
