@@ -72,7 +72,7 @@ async def view(shell: Shell, tournament_id: str) -> dict[str, Any]:
             "table": table.idx, "match_id": table.match_id, "status": match.status if match else "unknown",
             "match_url": shell.settings.match_url(table.match_id), "recorded": table.result is not None,
             "seats": seats})
-    rows = ranking(event_row, entries, tables)
+    rows = ranking(entries, tables)
     withdrawn = {e.agent_id for e in entries if e.withdrawn_at is not None}
     standing = [{**{k: v for k, v in row.items() if k != "agent_id"}, **who(row["agent_id"]),
                  "withdrawn": row["agent_id"] in withdrawn} for row in rows]

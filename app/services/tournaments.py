@@ -159,9 +159,8 @@ def games_of(tables: Sequence[TournamentTable]) -> list[Game]:
             for t in tables if t.result and t.result.get("status") == "finished" for s in t.result["seats"]]
 
 
-def ranking(event_row: Tournament, entries: Sequence[TournamentEntry],
-            tables: Sequence[TournamentTable]) -> list[dict[str, Any]]:
-    del event_row
+def ranking(entries: Sequence[TournamentEntry], tables: Sequence[TournamentTable]) -> list[dict[str, Any]]:
+    """The standings rows (`tournament_standings.standings`) of every entrant, withdrawn ones included."""
     return standings([e.agent_id for e in entries], games_of(tables))
 
 
@@ -206,7 +205,7 @@ def default_rounds(fmt: str, entrants: int, seats: int, shares: Mapping[str, int
 
 
 def _entrants(entries: Sequence[TournamentEntry], tables: Sequence[TournamentTable]) -> list[pairing.Entrant]:
-    rows = {row["agent_id"]: row for row in standings([e.agent_id for e in entries], games_of(tables))}
+    rows = {row["agent_id"]: row for row in ranking(entries, tables)}
     played: dict[str, Counter[str]] = defaultdict(Counter)
     for table in tables:  # the sides of live tables count too (they are already dealt)
         for seat in table.seats:
