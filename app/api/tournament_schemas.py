@@ -24,6 +24,8 @@ class TournamentCreate(BaseModel):
     round_break: int | None = Field(None, description="seconds between the end of a round and the next (0–3600, "
                                                        "default 0)")
     seed: int | None = Field(None, description="fixes the deals and the draw between equally good tables")
+    opponents: list[str] | None = Field(None, description="the reference personas that fill empty seats (a "
+                                        "gauntlet's chosen set); default: the whole pool in rotation")
 
 
 class TournamentSeat(BaseModel):
@@ -85,6 +87,7 @@ class TournamentSummary(BaseModel):
     max_entrants: int
     entrants_per_owner: int
     round_break: int
+    opponents: list[str] | None = Field(description="the reference personas filling empty seats (null: the pool)")
     rated: bool
     config: dict[str, Any]
     ended_reason: str | None

@@ -352,6 +352,7 @@ class Tournament(Base):
     max_entrants: Mapped[int] = mapped_column(Integer)
     per_owner: Mapped[int] = mapped_column(Integer, default=1)
     round_break: Mapped[int] = mapped_column(Integer, default=0)
+    opponents: Mapped[list[str] | None] = mapped_column(JSONType)  # reference personas for empty seats (None: all)
     seed: Mapped[int] = mapped_column(BigInteger)
     created_by: Mapped[str] = mapped_column(String(32))
     status: Mapped[str] = mapped_column(String(16))

@@ -22,6 +22,7 @@ def summary(shell: Shell, event_row: Tournament, entrants: int | None = None) ->
             "round": event_row.round, "starts_at": _iso(event_row.starts_at),
             "entry_closes_at": _iso(event_row.entry_closes_at), "max_entrants": event_row.max_entrants,
             "entrants_per_owner": event_row.per_owner, "round_break": event_row.round_break,
+            "opponents": event_row.opponents,
             "rated": ratings.competitive(event_row.config), "config": event_row.config,
             "ended_reason": event_row.ended_reason, "finished_at": _iso(event_row.finished_at),
             "url": tournament_url(shell, event_row.tournament_id),

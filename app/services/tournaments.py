@@ -80,6 +80,17 @@ def _int(body: Mapping[str, Any], name: str, low: int, high: int, default: int |
     return raw
 
 
+def _opponents(raw: object) -> list[str] | None:
+    """The reference personas that fill empty seats (a gauntlet's chosen set); None: the whole pool."""
+    if raw is None:
+        return None
+    known = pool(CURRENT).personas
+    if not isinstance(raw, list) or not raw or not all(isinstance(p, str) and p in known for p in raw):
+        raise ApiError("invalid_config", f"opponents must be a non-empty list of the reference pool's personas: "
+                       f"{', '.join(known)}", field="opponents")
+    return list(dict.fromkeys(raw))
+
+
 def minimum(fmt: str) -> int:
     """Entrants an event needs to start (fewer: it is cancelled at its start)."""
     return 1 if fmt == pairing.GAUNTLET else 2
@@ -102,12 +113,14 @@ async def create(shell: Shell, created_by: str, body: Mapping[str, Any]) -> str:
     per_owner = _int(body, "entrants_per_owner", 1, MAX_PER_OWNER, 1)
     round_break = _int(body, "round_break", 0, MAX_BREAK, 0)
     seed = _int(body, "seed", 0, 2**31 - 1, secrets.randbits(31))
+    opponents = _opponents(body.get("opponents"))
     name = str(body.get("name") or f"{game.name} {fmt}").strip()[:128]
     tournament_id = "tn_" + secrets.token_hex(6)
     async with shell.db.writer() as session:
         session.add(Tournament(
             tournament_id=tournament_id, name=name, game=game.name, format=fmt, rounds=rounds or 0,
-            config=config_json, max_entrants=max_entrants, per_owner=per_owner, round_break=round_break, seed=seed,
+            config=config_json, max_entrants=max_entrants, per_owner=per_owner, round_break=round_break,
+            opponents=opponents, seed=seed,
             created_by=created_by, status=repo.ENTRY, round=0, due=starts.timestamp(), starts_at=starts,
             entry_closes_at=closes, created_at=datetime.fromtimestamp(now, UTC)))
     return tournament_id
@@ -260,7 +273,8 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
                 specs.append(SeatSpec(agent.name, agent.display_name or agent.name, agent=agent))
                 marks.append({"seat": seat, "agent_id": agent.agent_id, "side": sides[seat], "reference": None})
             else:
-                slug = reference.persona(seat, round_no + idx)
+                turn, chosen = seat + round_no + idx, event_row.opponents
+                slug = chosen[turn % len(chosen)] if chosen else reference.persona(seat, round_no + idx)
                 specs.append(SeatSpec(f"ref-{slug}-{seat}", reference.display_name(slug), persona=slug,
                                       dice=f"{reference.version}:{deal}"))
                 marks.append({"seat": seat, "agent_id": None, "side": sides[seat], "reference": slug})

@@ -33,6 +33,7 @@ def upgrade() -> None:
         sa.Column('max_entrants', sa.Integer(), nullable=False),
         sa.Column('per_owner', sa.Integer(), nullable=False),
         sa.Column('round_break', sa.Integer(), nullable=False),
+        sa.Column('opponents', JSON, nullable=True),
         sa.Column('seed', sa.BigInteger(), nullable=False),
         sa.Column('created_by', sa.String(32), nullable=False),
         sa.Column('status', sa.String(16), nullable=False),

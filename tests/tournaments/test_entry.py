@@ -41,7 +41,7 @@ async def test_who_may_create_and_what_is_refused(client: httpx.AsyncClient) -> 
     for bad, field_name in ((dict(starts_at="tomorrow"), "starts_at"), (dict(rounds=0), "rounds"),
                             (dict(game="chess"), "game"), (dict(entry_closes_at=soon(900)), "entry_closes_at"),
                             (dict(max_entrants=1), "max_entrants"), (dict(round_break=-1), "round_break"),
-                            (dict(starts_at=soon(86400 * 90)), "starts_at")):
+                            (dict(starts_at=soon(86400 * 90)), "starts_at"), (dict(opponents=["nobody"]), "opponents")):
         answer = await client.post("/api/tournaments", json={**body, **bad}, headers=bearer(OPERATOR))
         refused = assert_error(answer, 422, "invalid_config")
         assert refused["detail"]["field"] == field_name and field_name in refused["message"], refused
@@ -123,7 +123,8 @@ async def test_gauntlet_forfeit_withdrawal_and_table_ready(hooked: tuple[httpx.A
     (its seat is taken over: a loss), `leaver` plays round 1 and withdraws (its result stays)."""
     client, receiver = hooked
     event = await create(client, game="undercover", format="gauntlet", rounds=2, starts_at=soon(5),
-                         round_break=1, config=QUICK)
+                         round_break=1, config=QUICK, opponents=["adai", "nuomi"])
+    assert event["opponents"] == ["adai", "nuomi"]
     agents = await field(client, 3, "gauntlet")
     names = [name for name, _ in agents]
     for name, key in agents:
@@ -163,6 +164,7 @@ async def test_gauntlet_forfeit_withdrawal_and_table_ready(hooked: tuple[httpx.A
     assert [len(r["tables"]) for r in view["round_tables"]] == [3, 2]
     for table in view["round_tables"][0]["tables"]:
         assert sum(s["name"] is not None for s in table["seats"]) == 1  # one entrant, the rest the reference pool
+        assert {s["reference"] for s in table["seats"] if s["name"] is None} == {"adai", "nuomi"}  # the chosen set
     forfeited = [s for r in view["round_tables"] for t in r["tables"] for s in t["seats"] if s["name"] == silent[0]]
     assert all(s["forfeit"] and not s["won"] for s in forfeited)
     got = [(await receiver.next(name, within=5)).body["round"] for name in names for _ in range(1)]
