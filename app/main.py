@@ -28,6 +28,8 @@ from app.api import (
     pages,
     play,
     streams,
+    tournament_pages,
+    tournaments,
     webhooks,
 )
 from app.api.edge import EdgeGuard
@@ -87,7 +89,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
-                   operator, benchmarks, benchmark_pages, guesses):
+                   operator, benchmarks, benchmark_pages, guesses, tournaments, tournament_pages):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app

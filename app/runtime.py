@@ -29,6 +29,7 @@ from app.services.ratelimit import RateLimiter
 from app.services.scheduler import Scheduler
 from app.services.sessions import SessionSigner
 from app.services.streams import StreamSlots
+from app.services.tournaments import TournamentRunner
 from app.services.webhook_sender import WebhookSender
 from app.services.webhooks import signing_secret
 from app.services.writers_lock import hold_writers_lock
@@ -57,6 +58,8 @@ class Runtime:
         self.scheduler = Scheduler(settings, self.db, clock, partial(matches.fire_timer, self),
                                    partial(matches.janitor_abort, self), partial(matches.end_away, self),
                                    max_sleep=30.0 if settings.only_writer else 1.0)
+        self.tournaments = TournamentRunner(self, self.scheduler.poke_event)
+        self.scheduler.move_event = self.tournaments.fire
         self.notifier: Notifier = (
             MemoryNotifier(on_commit=self.scheduler.poke) if settings.only_writer
             else PostgresNotifier(settings.database_url, on_commit=self.scheduler.poke, on_key_change=self.keys.forget)
@@ -87,6 +90,7 @@ class Runtime:
         await self.webhook_sender.start()
         metrics.watch(self)
         await self.benchmarks.start()
+        await self.tournaments.start()
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "
@@ -105,10 +109,12 @@ class Runtime:
     def match_ended(self, match_id: str) -> None:
         self.afterwords.ended(match_id)
         self.benchmarks.ended(match_id)
+        self.tournaments.ended(match_id)
 
     async def stop(self) -> None:
         metrics.unwatch(self)
         await self.benchmarks.stop()
+        await self.tournaments.stop()
         await self.afterwords.stop()
         await self.webhook_sender.stop()
         await self.scheduler.stop()

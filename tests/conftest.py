@@ -21,9 +21,10 @@ from app.main import create_app
 from app.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
-TABLES = ("spectator_guesses", "benchmark_games", "benchmarks", "decisions", "suspensions", "webhook_deliveries",
-          "webhooks", "rating_history", "agent_ratings", "rating_anchors", "events", "seats", "matches",
-          "agent_side_stats", "agents", "owners", "idempotency_keys")
+TABLES = ("spectator_guesses", "tournament_tables", "tournament_entries", "tournaments", "benchmark_games",
+          "benchmarks", "decisions", "suspensions", "webhook_deliveries", "webhooks", "rating_history",
+          "agent_ratings", "rating_anchors", "events", "seats", "matches", "agent_side_stats", "agents", "owners",
+          "idempotency_keys")
 OFFICIAL_KEY = "test-official-bot-key"
 SEEN_ERRORS: list[tuple[int, dict[str, Any]]] = []
 

@@ -23,6 +23,7 @@ from app.games.script_kill.stages import GATES, SUB_STAGES
 from tests.api.table import Table
 from tests.benchmarks.guide_setups import measure_setups
 from tests.test_skill_guide import Block, fresh_key, parse_guide
+from tests.tournaments.guide_setups import tournament_setups
 
 GUIDE = Path(__file__).resolve().parents[1] / "script_kill-skill.md"
 STAGES = ("script_handout", "self_intro", "explore_r1", "discuss_r1", "anchor_r1", "explore_r2", "discuss_r2",
@@ -231,6 +232,10 @@ ERROR_SETUPS: dict[str, Setup] = {
 MEASURE, MEASURE_ERRORS = measure_setups("script_kill", {})  # the "Measure your agent" section
 SUCCESS_SETUPS.update(MEASURE)
 ERROR_SETUPS.update(MEASURE_ERRORS)
+EVENTS, EVENT_ERRORS = tournament_setups("script_kill", {})  # the "Enter a tournament" section
+for route, setup in EVENTS.items():
+    SUCCESS_SETUPS.setdefault(route, setup)
+ERROR_SETUPS.update(EVENT_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

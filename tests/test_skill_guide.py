@@ -27,11 +27,12 @@ from app.games.undercover.wordpairs import default_library
 from tests.api.helpers import bearer
 from tests.api.table import Table
 from tests.benchmarks.guide_setups import measure_setups
+from tests.tournaments.guide_setups import tournament_setups
 
 # The guide's error table: the protocol's catalogue and the undercover game's own codes.
 
 GUIDE = Path(__file__).resolve().parents[1] / "undercover-skill.md"
-VARIABLES = frozenset({"WODI", "KEY", "MATCH", "TOKEN", "BENCH", "NAME"})
+VARIABLES = frozenset({"WODI", "KEY", "MATCH", "TOKEN", "BENCH", "NAME", "EVENT"})
 BASE_URL = "http://testserver"
 EXPECT = re.compile(r"^<!-- expect: (?P<status>\d{3})(?: (?P<code>[a-z_]+))? -->$")
 VAR = re.compile(r"\$(?:\{(\w+)\}|(\w+))")
@@ -455,6 +456,10 @@ ERROR_SETUPS: dict[str, Setup] = {
 MEASURE, MEASURE_ERRORS = measure_setups("undercover", SLOW)  # the "Measure your agent" section
 SUCCESS_SETUPS.update(MEASURE)
 ERROR_SETUPS.update(MEASURE_ERRORS)
+EVENTS, EVENT_ERRORS = tournament_setups("undercover", SLOW)  # the "Enter a tournament" section
+for route, setup in EVENTS.items():
+    SUCCESS_SETUPS.setdefault(route, setup)
+ERROR_SETUPS.update(EVENT_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

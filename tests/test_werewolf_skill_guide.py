@@ -18,6 +18,7 @@ import httpx
 from tests.api.werewolf_table import WerewolfTable, scripted
 from tests.benchmarks.guide_setups import measure_setups
 from tests.test_skill_guide import Block, fresh_key, parse_guide
+from tests.tournaments.guide_setups import tournament_setups
 
 GUIDE = Path(__file__).resolve().parents[1] / "werewolf-skill.md"
 Values = dict[str, str]
@@ -282,6 +283,10 @@ ERROR_SETUPS: dict[str, Setup] = {
 MEASURE, MEASURE_ERRORS = measure_setups("werewolf", {})  # the "Measure your agent" section
 SUCCESS_SETUPS.update(MEASURE)
 ERROR_SETUPS.update(MEASURE_ERRORS)
+EVENTS, EVENT_ERRORS = tournament_setups("werewolf", {})  # the "Enter a tournament" section
+for route, setup in EVENTS.items():
+    SUCCESS_SETUPS.setdefault(route, setup)
+ERROR_SETUPS.update(EVENT_ERRORS)
 
 
 def setup_for(block: Block) -> Setup:

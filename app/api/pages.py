@@ -31,7 +31,7 @@ from app.protocol.errors import ApiError
 from app.protocol.registry import QuickStarts
 from app.services import agents as agent_service
 from app.services import guesses as guess_service
-from app.services import listing
+from app.services import listing, tournament_reads
 from app.services import match_reads as reads
 from app.services.seating import Caller
 
@@ -153,11 +153,13 @@ async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
     ladder_game = game or registry.default_name()
     ladder = await agent_service.leaderboard(runtime, 20, sort="rating", game=ladder_game)
     readers = await guess_service.board(runtime, 10)
+    events = await tournament_reads.listing(runtime, None, 40)
+    events = [e for e in events if e["status"] in ("entry", "running")][:12]
     live = rooms["in_progress"]
     featured = max(live, key=lambda m: len(m.get("players") or ()), default=None)
     return _page(request, "lobby.html", waiting=rooms["waiting"], live=live, finished=rooms["finished"],
                  leaders=leaders, ladder=ladder, ladder_game=ladder_game, games=games, game_filter=game,
-                 featured=featured, readers=readers)
+                 featured=featured, readers=readers, events=events)
 
 
 @router.get("/match/{match_id}", response_class=HTMLResponse)

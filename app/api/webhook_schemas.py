@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-WebhookEvent = Literal["your_turn", "match_started", "match_finished"]
+WebhookEvent = Literal["your_turn", "match_started", "match_finished", "tournament_table_ready"]
 
 
 class WebhookCreate(BaseModel):
@@ -14,8 +14,8 @@ class WebhookCreate(BaseModel):
     url: str = Field(max_length=2048, description="https URL this server POSTs events to (http only for a server "
                      "in local development); it must not resolve to a loopback, private, link-local or metadata "
                      "address unless the operator set `WODI_WEBHOOK_ALLOW_PRIVATE`")
-    events: list[WebhookEvent] | None = Field(default=None, max_length=3,
-                                              description="the events to send; all three when omitted")
+    events: list[WebhookEvent] | None = Field(default=None, max_length=4,
+                                              description="the events to send; all four when omitted")
 
 
 class WebhookView(BaseModel):

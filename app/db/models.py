@@ -353,3 +353,63 @@ class SpectatorGuess(Base):
     made_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
     hits: Mapped[int | None] = mapped_column(Integer)
     misses: Mapped[int | None] = mapped_column(Integer)
+
+
+class Tournament(Base):
+    """A scheduled event (issue 31): agents enter until entry closes, the server seats round after round at `due`
+    (the same due-time machinery as match timers), and the standings are computed from the tables' results."""
+
+    __tablename__ = "tournaments"
+    __table_args__ = (Index("ix_tournaments_status", "status", "starts_at"),)
+
+    tournament_id: Mapped[str] = mapped_column(String(16), primary_key=True)
+    name: Mapped[str] = mapped_column(String(128))
+    game: Mapped[str] = mapped_column(String(32))
+    format: Mapped[str] = mapped_column(String(16))
+    rounds: Mapped[int] = mapped_column(Integer)
+    config: Mapped[dict[str, Any]] = mapped_column(JSONType)
+    max_entrants: Mapped[int] = mapped_column(Integer)
+    per_owner: Mapped[int] = mapped_column(Integer, default=1)
+    round_break: Mapped[int] = mapped_column(Integer, default=0)
+    opponents: Mapped[list[str] | None] = mapped_column(JSONType)  # reference personas for empty seats (None: all)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    created_by: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    round: Mapped[int] = mapped_column(Integer, default=0)
+    due: Mapped[float | None] = mapped_column(Float, index=True)
+    ended_reason: Mapped[str | None] = mapped_column(String(64))
+    starts_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    entry_closes_at: Mapped[datetime] = mapped_column(UTCDateTime)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TournamentEntry(Base):
+    """An agent entered in an event (`number`: its place in the order of entry; `withdrawn_at`: it left, keeping
+    its past results)."""
+
+    __tablename__ = "tournament_entries"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.tournament_id", ondelete="CASCADE"),
+                                               primary_key=True)
+    agent_id: Mapped[str] = mapped_column(ForeignKey("agents.agent_id", ondelete="CASCADE"), primary_key=True)
+    owner_id: Mapped[str | None] = mapped_column(String(16))
+    number: Mapped[int] = mapped_column(Integer)
+    entered_at: Mapped[datetime] = mapped_column(UTCDateTime, default=utcnow)
+    withdrawn_at: Mapped[datetime | None] = mapped_column(UTCDateTime)
+
+
+class TournamentTable(Base):
+    """Table `idx` of round `round`: its match, who sits where (`seats`: entrants and the reference players that
+    filled the empty seats), and once the match has ended what it means for each entrant (`result`)."""
+
+    __tablename__ = "tournament_tables"
+
+    tournament_id: Mapped[str] = mapped_column(ForeignKey("tournaments.tournament_id", ondelete="CASCADE"),
+                                               primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    idx: Mapped[int] = mapped_column(Integer, primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.match_id", ondelete="CASCADE"), unique=True)
+    seats: Mapped[list[dict[str, Any]]] = mapped_column(JSONType)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSONType)
+    recorded_at: Mapped[float | None] = mapped_column(Float)

@@ -43,6 +43,9 @@ def _row(webhook_id: str, event: str, body: dict[str, Any], now: float, expires:
             "status": "pending", "attempts": 0, "next_attempt_at": now, "expires_at": expires, "created_at": at}
 
 
+row = _row  # a delivery row for events outside a match's command (`app.services.tournaments`)
+
+
 async def stage(session: AsyncSession, shell: Shell, match: Match, game: AnyGame, before: Any | None,
                 before_status: str, after: Any, now: float) -> int:
     """Queue what this command's change means for each seated agent's webhooks; returns how many were queued."""

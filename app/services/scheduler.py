@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 
 from app.db import idempotency as idempotency_repo
 from app.db import matches as repo
+from app.db import tournaments as tournaments_repo
 from app.db.database import Database
 from app.settings import Settings
 
@@ -26,6 +27,7 @@ IDEMPOTENCY_TTL = timedelta(hours=24)
 FireTimer = Callable[[str, int], Awaitable[bool]]  # (match_id, token) → the Timeout command changed the match
 AbortIdle = Callable[[str, datetime], Awaitable[bool]]  # (match_id, idle since) → the waiting room was aborted
 EndAway = Callable[[str, datetime], Awaitable[bool]]  # (match_id, seen before) → the quick start was ended
+MoveEvent = Callable[[str], Awaitable[None]]  # (tournament_id) → the event moved on as far as it can now
 
 
 class Scheduler:
@@ -34,9 +36,12 @@ class Scheduler:
     process's and the others', by `poke`."""
 
     def __init__(self, settings: Settings, db: Database, clock: Callable[[], float], fire_timer: FireTimer,
-                 abort_idle: AbortIdle, end_away: EndAway | None = None, max_sleep: float = IDLE_SLEEP) -> None:
+                 abort_idle: AbortIdle, end_away: EndAway | None = None, max_sleep: float = IDLE_SLEEP,
+                 move_event: MoveEvent | None = None) -> None:
         self.settings, self.db, self.clock = settings, db, clock
         self._fire_timer, self._abort_idle, self._end_away = fire_timer, abort_idle, end_away
+        self.move_event = move_event  # tournaments' due times (issue 31) are fired on the same loop
+        self._events_due: float | None = 0.0  # the earliest event due time last read (0: read at the first loop)
         # With several processes a timer may be armed elsewhere; re-reading the earliest deadline every
         # `max_sleep` seconds bounds how late it fires even if its notification was lost.
         self.max_sleep = max_sleep
@@ -49,6 +54,12 @@ class Scheduler:
         """A commit (here or in another process) armed a timer; wake up early if it is due before our plan."""
         if due is not None and (self._next_due is None or due < self._next_due):
             self._wake.set()
+
+    def poke_event(self, due: float | None) -> None:
+        """An event's due time was set in this process (others' are read every loop with the timers' deadline)."""
+        if due is not None and (self._events_due is None or due < self._events_due):
+            self._events_due = due
+        self.poke("", 0, due)
 
     async def start(self) -> None:
         self._tasks = [asyncio.create_task(self._timers(), name="wodi-timers"),
@@ -90,8 +101,13 @@ class Scheduler:
             except Exception:
                 log.exception("timer of match %s failed; retrying in %.0f s", match_id, FAILED_RETRY)
                 self._failed[(match_id, token)] = clock() + FAILED_RETRY
+        await self._move_events()
         async with self.db.reader() as session:
             next_due = await repo.next_due(session)
+            if self.move_event is not None:
+                event_due = self._events_due = await tournaments_repo.next_due(session)
+                next_due = event_due if next_due is None else next_due if event_due is None else min(next_due,
+                                                                                                       event_due)
         retry = min(self._failed.values(), default=None)
         if next_due is not None and next_due <= clock() and retry is not None:
             next_due = retry  # the only due timers are failing ones: wait for their retry, don't spin
@@ -99,6 +115,23 @@ class Scheduler:
         if next_due is None:
             return self.max_sleep
         return min(max(next_due - clock(), 0.01), self.max_sleep)
+
+    async def _move_events(self) -> None:
+        """Move every tournament whose due time has come (its row lock makes a second mover skip it)."""
+        if self.move_event is None or self._events_due is None or self._events_due > self.clock():
+            return
+        clock = self.clock
+        async with self.db.reader() as session:
+            due = await tournaments_repo.due(session, clock())
+        for tournament_id in due:
+            if self._failed.get((tournament_id, 0), 0.0) > clock():
+                continue
+            try:
+                await self.move_event(tournament_id)
+                self._failed.pop((tournament_id, 0), None)
+            except Exception:
+                log.exception("tournament %s failed to move; retrying in %.0f s", tournament_id, FAILED_RETRY)
+                self._failed[(tournament_id, 0)] = clock() + FAILED_RETRY
 
     async def _janitor(self) -> None:
         while True:

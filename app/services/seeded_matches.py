@@ -68,27 +68,39 @@ async def open_seated(shell: Shell, game_name: str, config_json: dict[str, Any],
                       seats: Sequence[SeatSpec], on_open: OnOpen | None = None) -> Applied:
     """Open and deal a match with `seats` taken in order (seat 0 first) and the deal of `seed`; the reference seats
     play until an agent must act. `on_open` runs in the same transaction, once the match row exists."""
+    async with shell.db.writer() as session:
+        applied = await open_in(shell, session, game_name, config_json, seed, seats, on_open)
+    await published(shell, applied)
+    return applied
+
+
+async def open_in(shell: Shell, session: AsyncSession, game_name: str, config_json: dict[str, Any], seed: int,
+                  seats: Sequence[SeatSpec], on_open: OnOpen | None = None) -> Applied:
+    """`open_seated` inside the caller's transaction (several matches opened at once, e.g. a tournament's round);
+    call `published` for each once it has committed."""
     game = _game(game_name)
     config = game.parse_config(config_json)
     now = shell.clock()
     at = datetime.fromtimestamp(now, UTC)
     room, state, raw_events = _dealt(game, config, seats, seed, now)
     events = _stamped(raw_events)
-    async with shell.db.writer() as session:
-        match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),
-                      n_players=game.n_players(config), seats_taken=len(seats), created_at=at)
-        _update_row(match, game, room, 0, now)  # a waiting room until `_store` writes the deal
-        session.add(match)
-        await session.flush()
-        rows = [_seat_row(match.match_id, seat, spec, at) for seat, spec in enumerate(seats)]
-        session.add_all(rows)
-        await session.flush()
-        if on_open is not None:
-            await on_open(session, match)
-        state, events = await _store(shell, session, match, game, state, events, now, None)
-    applied = Applied(match, game, state, None, events)
+    match = Match(match_id=tokens.new_match_id(), game=game.name, config=game.config_to_json(config),
+                  n_players=game.n_players(config), seats_taken=len(seats), created_at=at)
+    _update_row(match, game, room, 0, now)  # a waiting room until `_store` writes the deal
+    session.add(match)
+    await session.flush()
+    rows = [_seat_row(match.match_id, seat, spec, at) for seat, spec in enumerate(seats)]
+    session.add_all(rows)
+    await session.flush()
+    if on_open is not None:
+        await on_open(session, match)
+    state, events = await _store(shell, session, match, game, state, events, now, None)
+    return Applied(match, game, state, None, events)
+
+
+async def published(shell: Shell, applied: Applied) -> None:
+    """After the commit of `open_in`: this process's cache, long-polls and scheduler learn of the match."""
     await _published(shell, applied)
-    return applied
 
 
 async def store_played(shell: Shell, game_name: str, config_json: dict[str, Any], seats: Sequence[SeatSpec],

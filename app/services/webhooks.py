@@ -17,7 +17,7 @@ from app.protocol.errors import ApiError
 from app.services import outbound
 from app.services.shell import Shell
 
-EVENTS = ("your_turn", "match_started", "match_finished")
+EVENTS = ("your_turn", "match_started", "match_finished", "tournament_table_ready")
 MAX_PER_AGENT = 5
 SECRET_PREFIX = "whsec_"  # noqa: S105 - the Standard Webhooks prefix, not a secret
 
