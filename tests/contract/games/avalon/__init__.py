@@ -1,0 +1,14 @@
+"""阿瓦隆 in the contract suite."""
+
+from app.games.avalon.game import GAME
+from tests.contract.fixture import Fixture
+from tests.contract.games.avalon.secrets import secrets
+
+FIXTURE = Fixture(
+    secrets=secrets,
+    game=GAME,
+    configs=({"n_players": 5}, {"n_players": 7, "lady_of_the_lake": True}, {"n_players": 10},
+             {"n_players": 6, "roles": {"merlin": 1, "loyal_servant": 3, "assassin": 1, "minion": 1}},
+             {"n_players": 8, "lady_of_the_lake": True, "speak_timeout": 5, "vote_timeout": 5}),
+    play_tables=16,
+)
