@@ -1,11 +1,14 @@
 """阿瓦隆 in the contract suite."""
 
 from app.games.avalon.game import GAME
-from tests.contract.fixture import Fixture
+from tests.contract.fixture import Fixture, Goldens
 from tests.contract.games.avalon.secrets import secrets
+from tests.games.avalon import scenarios
+from tests.games.avalon.expect import EXPECT
 
 FIXTURE = Fixture(
     secrets=secrets,
+    goldens=Goldens(scenarios.GOLDEN, scenarios.SCENARIOS, EXPECT, scenarios.replay, scenarios.dumps),
     game=GAME,
     configs=({"n_players": 5}, {"n_players": 7, "lady_of_the_lake": True}, {"n_players": 10},
              {"n_players": 6, "roles": {"merlin": 1, "loyal_servant": 3, "assassin": 1, "minion": 1}},
