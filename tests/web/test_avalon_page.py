@@ -226,7 +226,7 @@ async def test_the_assassin_names_merlin_from_the_page(server: Server, api: http
         mine = await table.snap(0)
         if mine["you"]["your_turn"]:
             action = await _next_turn(page)
-            assert action == mine["you"]["next_action"], (action, mine["you"]["next_action"])
+            assert action is not None and action == mine["you"]["next_action"], (action, mine["you"]["next_action"])
             if action == "propose":  # the person leads: a good team, picked on the page
                 team = _team(table, snap)
                 for seat in team:
