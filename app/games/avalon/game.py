@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.games.avalon import requests as r
-from app.games.avalon import rules, view
+from app.games.avalon import figures, rules, view
 from app.games.avalon.config import AvalonConfig
 from app.games.avalon.errors import ERRORS
 from app.games.avalon.snapshot import AvalonSnapshot
@@ -20,4 +20,5 @@ GAME: KitGame[State, Step[State]] = build(GameDef(
     you=view.you, allowed=view.allowed, public=view.public, god=view.god, row=view.row, role_set=view.role_set,
     side_of=view.side_of, secret_fields=("roles", "votes", "cards", "lady_results"),
     response=lambda state, seat, events: {"phase": state.phase, "quest_no": state.quest},
+    seat_figures=figures.seat_figures,
 ))
