@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from app.games.avalon import requests as r
 from app.games.avalon import figures, rules, view
+from app.games.avalon import requests as r
 from app.games.avalon.config import AvalonConfig
 from app.games.avalon.errors import ERRORS
 from app.games.avalon.snapshot import AvalonSnapshot
