@@ -1,7 +1,5 @@
 """阿瓦隆 as one kit definition: the kit builds the `Game` the services call."""
 
-from __future__ import annotations
-
 from app.games.avalon import figures, rules, view
 from app.games.avalon import requests as r
 from app.games.avalon.config import AvalonConfig
