@@ -3,7 +3,7 @@ Lady of the Lake) and 10-seat games played by protocol-only clients that send on
 `allowed_actions` offers. After every step every viewer layer holds: the anonymous viewer sees no role, vote or
 card; each seat sees its own deal and nothing more (Merlin never sees Mordred, Percival's candidates carry no
 names, the evil talk reaches the evil seats but Oberon); no card choice shows before the end; a spectator sees the
-roles live; after the end everyone sees everything."""
+roles live; after the end everyone sees everything. A silent seat is taken over by the Avalon bot."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from typing import Any
 import httpx
 import pytest
 
+from app.games.avalon.brain import decide
 from tests.api.helpers import assert_error, bearer, register
 from tests.api.test_owners import cookie_of, jar, sign_up
+from tests.test_avalon_skill_guide import AvalonTable
 
 EVIL = {"assassin", "morgana", "mordred", "oberon", "minion"}
 KNOW_EACH_OTHER = EVIL - {"oberon"}
@@ -144,3 +146,36 @@ async def test_refusals_over_http(client: httpx.AsyncClient) -> None:
     bad = await client.post("/api/matches", json={"game": "avalon", "config": {"n_players": 5, "roles": "7p"}},
                             headers=keys[0])
     assert_error(bad, 422, "invalid_config")
+
+
+async def test_a_silent_seat_is_taken_over_by_the_avalon_bot(client: httpx.AsyncClient) -> None:
+    """`takeover_after_timeouts: 1`: seat 0 never answers; after its first clock runs out the official bot (the
+    Avalon brain) plays it to the end, and the other seats play the brain too."""
+    table = AvalonTable(client, 5)
+    table.config = {"n_players": 5, "speak_timeout": 1, "vote_timeout": 1, "assassin_timeout": 1,
+                    "takeover_after_timeouts": 1}
+    await table.open()
+    rng = random.Random(5)
+    for _ in range(400):
+        snaps = {seat: await table.snap(seat) for seat in range(1, 5)}
+        if snaps[1]["status"] != "in_progress":
+            break
+        chosen = [(seat, decide(snap, "yingyan", rng)) for seat, snap in snaps.items() if snap["you"]["your_turn"]]
+        moves = [(seat, body) for seat, body in chosen if body is not None]
+        if not moves:
+            await table.snap(None, wait=10, wait_for="any_change")
+            continue
+        for seat, body in moves:
+            response = await table.act(seat, body)
+            assert response.status_code == 200 or response.json()["error"] in {
+                "wrong_phase", "not_the_leader", "not_your_turn_to_speak", "already_voted", "match_finished",
+                "card_already_played", "not_on_the_team"}, response.text
+    final = await table.snap(None)
+    assert final["status"] == "finished"
+    log = await table.events()
+    # Seat 0 is taken over once; on a loaded machine a slow test seat may run out its 1-second clock too.
+    taken = [e for e in log if e["type"] == "seat_taken_over" and e["seat"] == 0]
+    assert len(taken) == 1
+    assert next(p for p in final["players"] if p["seat"] == 0)["taken_over"] is True
+    assert [e for e in log if e["seq"] > taken[0]["seq"] and e.get("seat") == 0
+            and e["type"] in ("vote_cast", "team_proposed", "speech", "card_played")], "the bot never played seat 0"
