@@ -121,7 +121,7 @@ export default function avalon(kit) {
   }
 
   function teamLine(model) {
-    if (model.leader === null || model.leader === undefined || model.status !== "in_progress") return null;
+    if (model.leader === null || model.leader === undefined || !["propose", "discuss", "vote", "quest"].includes(model.stage)) return null;
     return testid(h("div", { class: "avalon-team" },
       h("span", {}, fill(T.av_leader_line, { name: who(model, model.leader), n: model.proposal })),
       model.team.length ? h("span", {}, fill(T.av_team_line, { team: names(model, model.team) }))
@@ -289,8 +289,9 @@ export default function avalon(kit) {
     turnTotal: (model) => (["vote", "quest"].includes(model.stage) ? model.config.vote_timeout
       : model.stage === "assassinate" ? model.config.assassin_timeout : model.config.speak_timeout),
     card(p, model, ctx) {
-      const leader = model.status === "in_progress" && model.leader === p.seat;
-      const onTeam = model.status === "in_progress" && model.team.includes(p.seat);
+      const round = ["propose", "discuss", "vote", "quest"].includes(model.stage);
+      const leader = round && model.leader === p.seat;
+      const onTeam = round && model.team.includes(p.seat);
       const voted = model.stage === "vote" && model.voted.has(p.seat);
       const played = model.stage === "quest" && model.played.has(p.seat);
       const tags = [kit.statusChip(p), roleChip(p.role),
