@@ -38,6 +38,8 @@ def line(persona: str, kind: str, t: Table, rng: random.Random, *, team: list[in
         doubted = [s for s in on_team if t.suspicion[s] > 0.5 and s not in t.allies]
         if t.evil_me and not doubted and t.clean(t.team):
             doubted = on_team[:1]
+        if t.known_evil and rng.random() < 0.5:  # Merlin hints, but not every time: a sure voice gives him away
+            doubted = []
         kind, suspect = ("doubt", doubted[0]) if doubted else ("trust", suspect)
     text = rng.choice(lines[kind])
     shown = t.team if team is None else team
