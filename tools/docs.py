@@ -34,7 +34,7 @@ from pydantic_core import PydanticUndefined
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
 SHARED = DOCS / "_shared"
-GUIDES = ("undercover-skill.md", "werewolf-skill.md", "script_kill-skill.md")
+GUIDES = ("undercover-skill.md", "werewolf-skill.md", "script_kill-skill.md", "avalon-skill.md")
 
 BLOCK = re.compile(
     r"(?P<open><!-- (?P<kind>shared|generated):(?P<name>[a-z_-]+)(?: (?P<arg>[a-z_]+))? -->\n)"

@@ -28,6 +28,7 @@ from app.protocol.registry import AnyGame
 
 PRESETS: Mapping[str, tuple[tuple[str, dict[str, Any]], ...]] = {
     "werewolf": (("6p", {"n_players": 6}), ("9p", {"n_players": 9}), ("12p", {"n_players": 12})),
+    "avalon": tuple((f"{n}p", {"n_players": n}) for n in range(5, 11)),
     "script_kill": (("compressed", {"timing": "compressed"}),
                     ("tiny", {"timing": "compressed", "script": "tiny"})),
 }

@@ -11,6 +11,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from app.games.avalon import brain as avalon_brain
+from app.games.avalon.game import GAME as AVALON
 from app.games.script_kill import brain as script_kill_brain
 from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
@@ -31,6 +33,7 @@ def installed() -> list[tuple[Any, Brain | None]]:
         (UndercoverGame(), undercover_brain.decide),
         (WerewolfGame(), werewolf_brain.decide),
         (SCRIPT_KILL, script_kill_brain.decide),
+        (AVALON, avalon_brain.decide),
     ]
 
 

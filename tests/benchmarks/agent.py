@@ -20,10 +20,12 @@ USAGE = {"input_tokens": 120, "output_tokens": 30, "model": "random-agent", "cos
 def body_for(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     """A request body for one offered action, its free choices drawn by `rng`."""
     body: dict[str, Any] = {"type": option["type"]}
-    for key in ("action", "stage"):
+    for key in ("action", "stage", "choice", "card"):
         if key in option:
             body[key] = option[key]
-    if option.get("targets"):
+    if "team_size" in option:  # avalon's proposal: a team of that size from the candidates
+        body["team"] = rng.sample(option["targets"], option["team_size"])
+    elif option.get("targets"):
         body["target_seat"] = rng.choice(option["targets"])
     elif option["type"] == "shoot":
         body["target_seat"] = None

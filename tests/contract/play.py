@@ -2,7 +2,8 @@
 
 A random player reads its seat's `allowed_actions` and builds request bodies from each entry's option lists
 (`targets`, `locations`, `items`, `powers`, `clues`, and any scalar the entry names, e.g. a night action's `action`):
-the field a body needs is matched to the list offering its values.
+the field a body needs is matched to the list offering its values. A list field `team` gets a few random teams of
+the entry's `team_size` drawn from its `targets` (avalon's proposal).
 """
 
 from __future__ import annotations
@@ -25,9 +26,12 @@ OPTIONS = {"target_seat": ("targets",), "target": ("targets", "locations"), "to"
 MAX_BODIES = 24
 
 
-def _values(fixture: Fixture, name: str, required: bool, entry: dict[str, Any]) -> list[Any]:
+def _values(fixture: Fixture, name: str, required: bool, entry: dict[str, Any], rng: random.Random) -> list[Any]:
     if name in entry and not isinstance(entry[name], list):
         return [entry[name]]
+    if name == "team" and isinstance(entry.get("team_size"), int):
+        pool = list(entry.get("targets") or [])
+        return [sorted(rng.sample(pool, min(entry["team_size"], len(pool)))) for _ in range(3)]
     values: list[Any] = [v for key in OPTIONS.get(name, ()) for v in entry.get(key) or []]
     if name in ("text", "word"):
         values = list(fixture.texts)
@@ -43,7 +47,7 @@ def bodies(fixture: Fixture, entry: dict[str, Any], rng: random.Random) -> Itera
     if model is None:
         return
     fields = [(name, info.is_required()) for name, info in model.model_fields.items() if name not in SKIPPED]
-    choices = [[(name, v) for v in _values(fixture, name, required, entry)] for name, required in fields]
+    choices = [[(name, v) for v in _values(fixture, name, required, entry, rng)] for name, required in fields]
     combos = list(itertools.islice(itertools.product(*choices), 400))
     rng.shuffle(combos)
     for combo in combos[:MAX_BODIES]:

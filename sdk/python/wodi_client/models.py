@@ -190,11 +190,14 @@ class Capabilities(_Model):
     can_see_alive_roles: bool | None = None  # required
     can_act: bool | None = None  # required
     can_whisper_view: bool | None = None  # required
+    can_see_roles: bool | None = None
+    can_see_votes: bool | None = None
+    can_see_cards: bool | None = None
+    can_see_lady_results: bool | None = None
     can_see_culprit: bool | None = None
     can_see_tally: bool | None = None
     can_see_hands: bool | None = None
     can_see_wordpair: bool | None = None
-    can_see_roles: bool | None = None
     can_see_night_actions: bool | None = None
 
 
@@ -221,6 +224,23 @@ class Snapshot(_Model):
     created_at: str | None = None  # required
     you: dict[str, Any] | None = None
     spectator_log: list[dict[str, Any]] | None = None
+    quest_no: int | None = None
+    quest_sizes: list[int] | None = None
+    fails_needed: list[int] | None = None
+    quests: list[dict[str, Any]] | None = None
+    leader_seat: int | None = None
+    proposal_no: int | None = None
+    team: list[int] | None = None
+    voted_seats: list[int] | None = None
+    played_seats: list[int] | None = None
+    proposals: list[dict[str, Any]] | None = None
+    lady_seat: int | None = None
+    lady_examinations: list[dict[str, Any]] | None = None
+    assassin_seat: int | None = None
+    roles: dict[str, Any] | None = None
+    votes: dict[str, Any] | None = None
+    cards: list[dict[str, Any]] | None = None
+    lady_results: list[dict[str, Any]] | None = None
     script: dict[str, Any] | None = None
     characters: list[dict[str, Any]] | None = None
     stage: str | None = None
@@ -247,7 +267,6 @@ class Snapshot(_Model):
     acting_seat: int | None = None
     alive_seats: list[int] | None = None
     composition: dict[str, int] | None = None
-    roles: dict[str, str | None] | None = None
     night_actions: dict[str, Any] | None = None
 
 
