@@ -28,7 +28,7 @@ import httpx
 
 from app.bots.personas import PERSONAS
 from app.bots.player import BotStats, MatchPlayer, error_code
-from app.bots.runner import register_bot
+from app.bots.pool import register_bot
 from app.settings import get_settings
 
 WATCHED = ("speech_contains_secret_word", "text_too_long", "wrong_phase")

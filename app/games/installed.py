@@ -2,7 +2,8 @@
 app/games/ and its page module static/js/games/<name>.js. The first line is the default game.
 
 `app.runtime` registers them with `app.protocol.registry` at start-up; the bot players (which may run in another
-process) find a game's brain through `brains()`. Nothing else names a game.
+process) find a game's brain through `brains()`, and what else its brain offers them (arena, LLM voice, recap
+prompt: `app.protocol.brains.BotPlay`) through `bot_play()`. Nothing else names a game.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
 from app.games.werewolf import brain as werewolf_brain
 from app.games.werewolf.game import WerewolfGame
+from app.protocol.brains import BotPlay
 
 Brain = Callable[..., dict[str, Any] | None]
 
@@ -38,3 +40,9 @@ def installed() -> list[tuple[Any, Brain | None]]:
 def brains() -> dict[str, Brain]:
     """Game name → its rule bot (`app.protocol.registry.Brain` states the contract)."""
     return {game.name: brain for game, brain in installed() if brain is not None}
+
+
+@cache
+def bot_play() -> dict[str, BotPlay]:
+    """Game name → its brain's `BotPlay` (every game with a brain)."""
+    return {"undercover": undercover_brain.PLAY, "werewolf": werewolf_brain.PLAY, "script_kill": script_kill_brain.PLAY}
