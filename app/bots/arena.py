@@ -3,14 +3,14 @@ random-acting baseline.
 
     python -m app.bots.arena [--game NAME] --games 300 [--seed 1] [--every 100]   (default: the default game)
 
-A game that declares its own arena (`BotPlay.arena`) prints its own report (undercover's civilians against a
-random-voting baseline, with per-persona figures). Otherwise, for each preset of the game
+A game that declares its own arena (`BotPlay.arena`) prints its own report (the default game's: civilians against
+a random-voting baseline, with per-persona figures). Otherwise, for each preset of the game
 (`BotPlay.arena_presets`), every game is dealt once and played from the same seed in every
 line-up of brains: all persona bots; all random-acting baseline; and, for each side, that side's seats in
 persona and the others random. For each line-up it prints every side's win rate with a 95 % Wilson interval,
 then the headline — a side's win rate with persona bots against with the random baseline, the other side
-random in both — and one SUMMARY line per preset. A game whose result names an `ending` (script_kill's
-perfect / normal / failure) also gets each line-up's ending distribution.
+random in both — and one SUMMARY line per preset. A game whose result names an `ending` (a murder
+mystery's perfect / normal / failure) also gets each line-up's ending distribution.
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Optional LLM brain: an OpenAI-compatible chat-completions endpoint that voices the rule brain's texts in persona.
 
 `LLMBrain.improve(snapshot, persona, body)` hands the rule brain's body to the game's own voice when its brain
-declares one (`BotPlay.voice`: undercover's seed-000 prompts), else to `app.bots.phrasing`, which rephrases the
+declares one (`BotPlay.voice`: the default game's seed-000 prompts), else to `app.bots.phrasing`, which rephrases the
 text in the persona's voice; either way the rule brain's body stands on ANY error, timeout or unusable answer.
 
 Off unless `WODI_LLM_BASE_URL` is set (`LLMBrain.from_settings` returns None then). The endpoint is
