@@ -58,7 +58,7 @@ class Endpoint(Protocol):
 
 Voice = Callable[[Endpoint, dict[str, Any], Speaker, dict[str, Any] | None, float | None],
                  Awaitable[dict[str, Any] | None]]
-"""`voice(endpoint, snapshot, persona, body, budget)` → the body with the LLM's words, or `body` itself on any
+"""`voice(endpoint, snapshot, persona, body, budget)` → the body with the LLM's text, or `body` itself on any
 failure (the rule brain's action always stands)."""
 
 
