@@ -37,7 +37,7 @@ run: migrate
 	$(PY) -m app
 
 run-cluster: migrate
-	$(PY) -m app.cluster --processes $${PROCESSES:-2}
+	$(PY) -m tools.cluster --processes $${PROCESSES:-2}
 
 # Parallel workers (pytest-xdist): each has its own SQLite file or PostgreSQL database (tests/conftest.py); a file's
 # tests stay on one worker. `make test TEST_WORKERS=0` runs in one process.

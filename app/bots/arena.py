@@ -1,12 +1,16 @@
-"""Arena: bot-only games on the pure rules engine, persona bots against a random-voting baseline.
+"""The arena: bot-only games of any installed game on the simulator (`app.bots.sim`), persona bots against the
+random-acting baseline.
 
-    python -m app.bots.arena --games 200 [--seed 1] [--every 25]
-    python -m app.bots.arena --game werewolf --games 300   (another game: app.bots.table_arena)
+    python -m app.bots.arena [--game NAME] --games 300 [--seed 1] [--every 100]   (default: the default game)
 
-Every game is played twice from the same seed (same deal, same seats, same personas, same speeches until
-the votes differ): once with the personas' brains, once with every bot voting uniformly at random among the
-seats it may vote for. Prints progress, the civilian win rate of both runs and the margin, per-persona
-figures, and one SUMMARY line. The game mix cycles through `CONFIGS`.
+A game that declares its own arena (`BotPlay.arena`) prints its own report (the default game's: civilians against
+a random-voting baseline, with per-persona figures). Otherwise, for each preset of the game
+(`BotPlay.arena_presets`), every game is dealt once and played from the same seed in every
+line-up of brains: all persona bots; all random-acting baseline; and, for each side, that side's seats in
+persona and the others random. For each line-up it prints every side's win rate with a 95 % Wilson interval,
+then the headline — a side's win rate with persona bots against with the random baseline, the other side
+random in both — and one SUMMARY line per preset. A game whose result names an `ending` (a murder
+mystery's perfect / normal / failure) also gets each line-up's ending distribution.
 """
 
 from __future__ import annotations
@@ -15,163 +19,149 @@ import argparse
 import random
 import sys
 import time
-import unicodedata
 from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from statistics import NormalDist
 from typing import Any
 
 from app.bots.personas import PERSONAS, Persona
-from app.bots.sim import GameRecord, play_game
-from app.games.undercover import UndercoverConfig, parse_config
+from app.bots.sim import Observer, TableRecord, play
+from app.games.installed import bot_play, installed
+from app.protocol.brains import BotPlay, Simulate
+from app.protocol.registry import AnyGame
 
-# The personas' last words and the blank's guess are extensions (off by default): the arena turns them on.
-CONFIGS: tuple[dict[str, Any], ...] = (
-    {"n_players": 6, "n_undercover": 1, "last_words": True},
-    {"n_players": 6, "n_undercover": 2, "last_words": True},
-    {"n_players": 7, "n_undercover": 2, "tie_break": "revote", "last_words": True},
-    {"n_players": 8, "n_undercover": 2, "tie_break": "noop_then_random", "last_words": True},
-    {"n_players": 8, "n_undercover": 2, "n_blank": 1, "last_words": True, "blank_guess": True},
-)
+Z95 = NormalDist().inv_cdf(0.975)
 
 
 @dataclass
-class PersonaFigures:
-    civilian_games: int = 0
-    civilian_wins: int = 0
-    other_games: int = 0  # as undercover or blank
-    other_wins: int = 0
-    civilian_votes: int = 0
-    civilian_votes_right: int = 0  # a civilian's vote for an undercover or blank
+class Lineup:
+    """Which sides play the persona brain (the rest play the random baseline)."""
 
-
-@dataclass
-class Tally:
+    persona_sides: frozenset[str]
+    label: str
+    wins: Counter[str] = field(default_factory=Counter)
     games: int = 0
-    civilian_wins: int = 0
-    winners: Counter[str] = field(default_factory=Counter)
     errors: Counter[str] = field(default_factory=Counter)
-    personas: dict[str, PersonaFigures] = field(default_factory=dict)
+    endings: Counter[str] = field(default_factory=Counter)  # the result's `ending`, for games that name one
 
-    def add(self, record: GameRecord) -> None:
+    def add(self, record: TableRecord) -> None:
         self.games += 1
-        self.civilian_wins += record.winner == "civilian"
-        self.winners[record.winner or "none"] += 1
+        self.wins[record.winner or "none"] += 1
         self.errors.update(record.errors)
-        for seat, slug in enumerate(record.personas):
-            figures = self.personas.setdefault(slug, PersonaFigures())
-            role = record.roles[seat]
-            won = record.winner == "civilian" if role == "civilian" else record.winner in ("undercover", "blank")
-            if role == "civilian":
-                figures.civilian_games += 1
-                figures.civilian_wins += won
-            else:
-                figures.other_games += 1
-                figures.other_wins += won
-        for voter, target in record.votes:
-            if record.roles[voter] == "civilian":
-                figures = self.personas[record.personas[voter]]
-                figures.civilian_votes += 1
-                figures.civilian_votes_right += record.roles[target] != "civilian"
+        if record.result.get("ending"):
+            self.endings[str(record.result["ending"])] += 1
 
-    @property
-    def civilian_rate(self) -> float:
-        return self.civilian_wins / self.games if self.games else 0.0
+    def rate(self, side: str) -> float:
+        return self.wins[side] / self.games if self.games else 0.0
 
 
-def game_setup(seed: int, index: int) -> tuple[UndercoverConfig, list[Persona], int]:
-    """The config, the seat personas and the engine seed of game `index` of a run seeded `seed`."""
-    dice = random.Random(f"arena:{seed}:{index}")
-    config = parse_config(dict(CONFIGS[index % len(CONFIGS)]))
+def wilson(wins: int, games: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a win rate."""
+    if games == 0:
+        return 0.0, 1.0
+    p, z2 = wins / games, Z95 * Z95
+    centre = (p + z2 / (2 * games)) / (1 + z2 / games)
+    half = Z95 * (p * (1 - p) / games + z2 / (4 * games * games)) ** 0.5 / (1 + z2 / games)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def lineups(sides: Sequence[str]) -> list[Lineup]:
+    """All persona, all random, and each side alone in persona."""
+    rows = [Lineup(frozenset(sides), "persona vs persona"), Lineup(frozenset(), "random vs random")]
+    for side in sides:
+        others = " + ".join(s for s in sides if s != side)
+        rows.append(Lineup(frozenset({side}), f"persona {side} vs random {others}"))
+    return rows
+
+
+def seats(seed: int, preset: str, index: int, n: int) -> tuple[list[Persona], int]:
+    """The seat personas and the engine seed of game `index` of a preset."""
+    dice = random.Random(f"arena:{seed}:{preset}:{index}")
     personas: list[Persona] = []
-    while len(personas) < config.n_players:
+    while len(personas) < n:
         batch = list(PERSONAS)
         dice.shuffle(batch)
         personas += batch
-    return config, personas[: config.n_players], dice.getrandbits(64)
+    return personas[:n], dice.getrandbits(64)
 
 
-def run(games: int, seed: int, every: int, out: Any = None) -> tuple[Tally, Tally]:
-    """Play `games` games twice (personas, random baseline); progress lines go to `out`."""
-    out = out or sys.stdout
-    persona, baseline = Tally(), Tally()
+def simulator(game: AnyGame, bots: BotPlay) -> Simulate:
+    """The simulator with `game`, its brain and its drawing phases bound."""
+
+    def simulate(raw_config: Mapping[str, Any], personas: Sequence[Persona], seed: int, *,
+                 baseline_sides: frozenset[str] = frozenset(), observe: Observer | None = None) -> TableRecord:
+        return play(game, raw_config, personas, bots.decide, seed, baseline_sides=baseline_sides, draws=bots.draws,
+                    observe=observe)
+
+    return simulate
+
+
+def run_preset(game: AnyGame, bots: BotPlay, preset: str, config: Mapping[str, Any], games: int, seed: int,
+               every: int, out: Any) -> list[Lineup]:
+    """Play `games` deals of one preset in every line-up."""
+    rows = lineups(game.sides)
+    n = game.n_players(game.parse_config(dict(config)))
     started = time.perf_counter()
     for index in range(games):
-        config, personas, game_seed = game_setup(seed, index)
-        persona.add(play_game(config, personas, game_seed))
-        baseline.add(play_game(config, personas, game_seed, baseline=True))
+        personas, game_seed = seats(seed, preset, index, n)
+        for row in rows:
+            plain = frozenset(game.sides) - row.persona_sides
+            row.add(play(game, config, personas, bots.decide, game_seed, baseline_sides=plain, draws=bots.draws))
         if every and ((index + 1) % every == 0 or index + 1 == games):
-            print(f"  [arena] {index + 1}/{games} games, {time.perf_counter() - started:.1f}s: civilians won "
-                  f"{persona.civilian_rate:.1%} (personas) vs {baseline.civilian_rate:.1%} (random votes)",
-                  file=out, flush=True)
-    return persona, baseline
+            print(f"  [arena] {game.name} {preset}: {index + 1}/{games} deals, "
+                  f"{time.perf_counter() - started:.1f}s", file=out, flush=True)
+    return rows
 
 
-def report(persona: Tally, baseline: Tally, seed: int) -> str:
-    """The result table and the SUMMARY line."""
-    margin = (persona.civilian_rate - baseline.civilian_rate) * 100
-    lines = [
-        f"arena: {persona.games} games (seed {seed}), mix: " + "; ".join(_label(c) for c in CONFIGS),
-        f"civilian win rate: personas {persona.civilian_rate:.1%} ({persona.civilian_wins}/{persona.games})  "
-        f"random-vote baseline {baseline.civilian_rate:.1%} ({baseline.civilian_wins}/{baseline.games})  "
-        f"margin {margin:+.1f} points",
-        f"winners (personas): {dict(persona.winners)}   winners (baseline): {dict(baseline.winners)}",
-        "",
-        f"{'persona':<11} {'handle':<20} {'civ games':>9} {'civ win':>8} {'baseline':>9} "
-        f"{'vote hit':>9} {'uc/blank':>9} {'uc win':>7}",
-    ]
-    for p in PERSONAS:
-        f = persona.personas.get(p.slug, PersonaFigures())
-        b = baseline.personas.get(p.slug, PersonaFigures())
-        lines.append(
-            f"{_pad(p.display_name, 10)} {p.handle():<20} {f.civilian_games:>9} "
-            f"{_pct(f.civilian_wins, f.civilian_games):>8} "
-            f"{_pct(b.civilian_wins, b.civilian_games):>9} {_pct(f.civilian_votes_right, f.civilian_votes):>9} "
-            f"{f.other_games:>9} {_pct(f.other_wins, f.other_games):>7}")
-    errors = sum(persona.errors.values()) + sum(baseline.errors.values())
-    lines += [
-        "",
-        "civ win = civilian win rate when this persona was a civilian; vote hit = share of its civilian votes that "
-        "named an undercover or blank; uc win = win rate as undercover or blank.",
-        f"refused actions: {dict(persona.errors + baseline.errors) or 'none'}",
-        f"SUMMARY arena games={persona.games} seed={seed} persona_civilian_win={persona.civilian_rate:.1%} "
-        f"baseline_civilian_win={baseline.civilian_rate:.1%} margin={margin:+.1f}pp refused_actions={errors}",
-    ]
-    return "\n".join(lines)
+def report(game: AnyGame, preset: str, rows: list[Lineup], seed: int) -> str:
+    """One preset's table, headline and SUMMARY line."""
+    sides = list(game.sides)
+    lines = [f"{game.name} {preset}: {rows[0].games} deals (seed {seed}), each played in {len(rows)} line-ups",
+             f"  {'line-up':<36}" + "".join(f"{side + ' win':<28}" for side in sides)]
+    for row in rows:
+        cells = []
+        for side in sides:
+            low, high = wilson(row.wins[side], row.games)
+            cells.append(f"{row.rate(side):>6.1%} [{low:.1%}–{high:.1%}]".ljust(28))
+        lines.append(f"  {row.label:<36}" + "".join(cells))
+        if row.endings:
+            shares = ", ".join(f"{name} {count / row.games:.1%}" for name, count in sorted(row.endings.items()))
+            lines.append(f"  {'':<36}endings: {shares}")
+    every_random = rows[1]
+    summary = [f"SUMMARY arena game={game.name} preset={preset} deals={rows[0].games} seed={seed}"]
+    for side, row in zip(sides, rows[2:], strict=True):
+        margin = (row.rate(side) - every_random.rate(side)) * 100
+        lines.append(f"  {side} win rate: persona {row.rate(side):.1%} vs random baseline "
+                     f"{every_random.rate(side):.1%} (other side random in both): {margin:+.1f} points")
+        summary.append(f"persona_{side}_win={row.rate(side):.1%} baseline_{side}_win={every_random.rate(side):.1%} "
+                       f"margin_{side}={margin:+.1f}pp")
+    errors = sum((row.errors for row in rows), Counter[str]())
+    lines.append(f"  refused actions: {dict(errors) or 'none'}")
+    summary.append(f"refused_actions={sum(errors.values())}")
+    return "\n".join([*lines, " ".join(summary)])
 
 
-def _pad(text: str, width: int) -> str:
-    """Left-align `text` in `width` terminal columns (CJK characters take two)."""
-    used = sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
-    return text + " " * max(0, width - used)
-
-
-def _pct(part: int, whole: int) -> str:
-    return f"{part / whole:.1%}" if whole else "-"
-
-
-def _label(config: dict[str, Any]) -> str:
-    parts = [f"{config['n_players']}p {config['n_undercover']}uc"]
-    if config.get("n_blank"):
-        parts.append(f"{config['n_blank']}blank")
-    if config.get("tie_break"):
-        parts.append(str(config["tie_break"]))
-    return " ".join(parts)
-
-
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, out: Any = None) -> None:
+    """Run the arena of one game and print its report(s)."""
+    games = [game for game, _ in installed()]
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", default=games[0].name, help=f"one of {', '.join(g.name for g in games)}")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--every", type=int, default=25, help="a progress line every N games (0: none)")
-    parser.add_argument("--game", default="undercover", help="undercover (default) or werewolf")
     args = parser.parse_args(argv)
-    if args.game != "undercover":
-        from app.bots.table_arena import main as table_arena
-
-        table_arena(args.game, args.games, args.seed, args.every)
+    out = out or sys.stdout
+    game = next((g for g in games if g.name == args.game), None)
+    bots = bot_play().get(args.game)
+    if game is None or bots is None or not (bots.arena or bots.arena_presets):
+        raise SystemExit(f"no arena for game {args.game!r}")
+    if bots.arena is not None:
+        print(bots.arena(simulator(game, bots), PERSONAS, args.games, args.seed, args.every, out), file=out)
         return
-    persona, baseline = run(args.games, args.seed, args.every)
-    print(report(persona, baseline, args.seed))
+    for preset, config in bots.arena_presets:
+        rows = run_preset(game, bots, preset, config, args.games, args.seed, args.every, out)
+        print(report(game, preset, rows, args.seed), file=out, flush=True)
 
 
 if __name__ == "__main__":

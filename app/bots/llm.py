@@ -1,41 +1,26 @@
-"""Optional LLM brain: asks an OpenAI-compatible chat-completions endpoint for speeches, votes and last words
-in persona — with seed 000's prompts (description, debate reply, last words), asking for JSON
-(`response_format: json_object`) — within a time budget, and falls back to the rule brain's action on ANY
-error, timeout or unusable answer (not JSON, wrong seat, own word in the text, instruction-like, too long, a
-repeat of an earlier speech …). A vote comment is dropped when it claims something the state does not show
-(`app.bots.claims`).
+"""Optional LLM brain: an OpenAI-compatible chat-completions endpoint that voices the rule brain's texts in persona.
+
+`LLMBrain.improve(snapshot, persona, body)` hands the rule brain's body to the game's own voice when its brain
+declares one (`BotPlay.voice`: the default game's seed-000 prompts), else to `app.bots.phrasing`, which rephrases the
+text in the persona's voice; either way the rule brain's body stands on ANY error, timeout or unusable answer.
 
 Off unless `WODI_LLM_BASE_URL` is set (`LLMBrain.from_settings` returns None then). The endpoint is
-`POST {base_url}/chat/completions` with `{"model", "messages", "temperature", "max_tokens"}`; the key, when
-set, goes in `Authorization: Bearer …`.
+`POST {base_url}/chat/completions` with `{"model", "messages", "temperature", "max_tokens"}` (and
+`response_format: json_object`); the key, when set, goes in `Authorization: Bearer …`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
-import logging
-import re
 from collections import Counter
 from typing import Any
 
 import httpx
 
-from app.bots.claims import false_claims
 from app.bots.personas import Persona
-from app.games.base import GameError
-from app.games.kit.checks import clean_text
-from app.games.undercover.brain.clues import is_safe
-from app.games.undercover.brain.context import Context, context_from_snapshot
-from app.games.undercover.instructions import matching
-from app.games.undercover.text import normalise
+from app.bots.phrasing import Phraser
+from app.games.installed import bot_play
+from app.protocol.brains import Chat, Usage
 from app.settings import Settings
-
-log = logging.getLogger("app.bots.llm")
-
-MAX_SPEECH = 120
-ROLE_NAMES = {"civilian": "平民", "undercover": "卧底", "blank": "白板"}
-_QUOTES = "\"'“”‘’「」『』`"
 
 
 class LLMBrain:
@@ -61,40 +46,15 @@ class LLMBrain:
             await self._client.aclose()
             self._client = None
 
-    async def improve(self, snapshot: dict[str, Any], persona: Persona, fallback: dict[str, Any] | None,
+    async def improve(self, snapshot: dict[str, Any], persona: Persona, body: dict[str, Any] | None,
                       budget: float | None = None) -> dict[str, Any] | None:
-        """The LLM's version of `fallback` (a speak, vote or last_words body), or `fallback` itself."""
-        if fallback is None or fallback.get("type") not in ("speak", "vote", "last_words", "debate"):
-            return fallback
-        limit = self.timeout if budget is None else min(self.timeout, budget)
-        if limit <= 0:
-            self.stats["no_time"] += 1
-            return fallback
-        kind = str(fallback["type"])
-        try:
-            ctx = context_from_snapshot(snapshot)
-            chat = messages(ctx, persona, kind, challenge=debate_challenge(snapshot, ctx))
-            answer, usage = await asyncio.wait_for(self._complete(chat), timeout=limit)
-            action = parse_answer(kind, answer, ctx)
-        except TimeoutError:
-            self.stats["timeout"] += 1
-            log.info("llm: no answer within %.1fs, rule brain used", limit)
-            return fallback
-        except Exception as exc:  # noqa: BLE001 - any failure of the endpoint or its answer: the rule brain plays
-            self.stats["error"] += 1
-            log.info("llm: %s: %s, rule brain used", type(exc).__name__, exc)
-            return fallback
-        if action is None:
-            self.stats["invalid"] += 1
-            log.info("llm: unusable %s answer %r, rule brain used", kind, answer[:80])
-            return fallback
-        self.stats["used"] += 1
-        return {**action, "usage": usage} if usage else action  # the action's optional `usage` (issue 30)
+        """`body` (the rule brain's) voiced by the LLM in `persona`, or `body` itself."""
+        bots = bot_play().get(str(snapshot.get("game")))
+        if bots is not None and bots.voice is not None:
+            return await bots.voice(self, snapshot, persona, body, budget)
+        return await Phraser(self).phrase(snapshot, persona, body, budget)
 
-    async def _chat(self, chat: list[dict[str, str]], max_tokens: int = 200) -> str:
-        return (await self._complete(chat, max_tokens))[0]
-
-    async def _complete(self, chat: list[dict[str, str]], max_tokens: int = 200) -> tuple[str, dict[str, Any] | None]:
+    async def complete(self, chat: Chat, max_tokens: int = 200) -> tuple[str, Usage]:
         """The answer's content, and its token counts as an action's `usage` (None when the endpoint gives none)."""
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout + 1.0))
@@ -112,148 +72,3 @@ class LLMBrain:
         usage = ({"input_tokens": counts[0], "output_tokens": counts[1], "model": str(data.get("model") or self.model)}
                  if all(type(n) is int and n >= 0 for n in counts) else None)
         return content, usage
-
-
-# Seed 000's 性格修正 (description) and 遗言 tone per persona.
-DESCRIBE_STYLE = {
-    "adai": "过于具体，容易暴露细节", "linglong": "极其抽象，滴水不漏", "laotie": "质疑上一家的描述，然后给出自己的",
-    "nuomi": "语无伦次，可爱跑题", "yingyan": "逻辑严密，试图总结规律", "oscar": "夸张表演，情绪丰富",
-}
-LAST_WORDS_TONE = {"adai": "委屈/困惑", "linglong": "淡定/高深", "laotie": "不服/怼人", "nuomi": "可爱/懵",
-                   "yingyan": "总结/遗憾", "oscar": "表演/戏剧化"}
-JSON_TEXT = '只输出 JSON：{"text": "你的发言"}'
-
-
-def messages(ctx: Context, persona: Persona, kind: str, *, challenge: str | None = None) -> list[dict[str, str]]:
-    """The chat for one decision, in seed 000's prompts: the description prompt for a speech (its debate
-    prompt when another seat has just addressed this one), the debate-reply prompt for a debate message
-    (`challenge`: the message that named this seat), the last-words prompt, and a vote prompt; each asks
-    for JSON."""
-    system = (f"你在玩“谁是卧底”。你的人设是{persona.display_name}，说话风格：{persona.style}；"
-              f"投票倾向：{persona.tendency}。只用中文，只输出要求的 JSON。")
-    lines = [f"你是{ctx.seat}号，现在第{ctx.round}轮，场上存活：{'、'.join(f'{s}号' for s in ctx.alive)}。"]
-    if ctx.revealed:
-        out = sorted(ctx.revealed.items())
-        lines.append("已出局：" + "，".join(f"{s}号（{ROLE_NAMES.get(r, r)}）" for s, r in out))
-    lines.append("发言记录：")
-    lines += [f"第{s.round}轮 {s.seat}号：{s.text or '（跳过）'}" for s in ctx.speeches[-40:]] or ["（还没有人发言）"]
-    if kind == "speak":
-        lines.append(_describe(ctx, persona))
-        addressed = addressed_by(ctx)
-        if addressed is not None:
-            seat, text = addressed
-            lines.append(f"用户说：{seat}号：{text}\n请生成你的回应（1-2句话），符合你的性格模板和身份立场，"
-                         "并在其中完成你的描述。")
-        lines.append("不要重复你说过的话，不超过60个字。" + JSON_TEXT)
-    elif kind == "debate":
-        if challenge is not None:
-            lines.append(f"用户说：{challenge}\n请生成你的回应（1-2句话），符合你的性格模板和身份立场。")
-        else:
-            lines.append("现在是自由讨论时间：用一句话质疑你最怀疑的人，或为自己辩护，符合你的性格模板和身份立场。")
-        lines.append("不能说出你的词，不超过60个字。" + JSON_TEXT)
-    elif kind == "vote":
-        targets = "、".join(str(s) for s in ctx.eligible_targets())
-        lines.append(f"轮到你投票指认卧底，只能投这些座位：{targets}。理由只能说真实发生的事（不要编造别人的话或票数）。"
-                     '只输出 JSON：{"target_seat": 座位号, "comment": "一句理由（不能包含你的词）"}')
-    else:
-        identity = ROLE_NAMES.get(ctx.role or "", "未知身份")
-        tone = LAST_WORDS_TONE.get(persona.slug, "符合人设")
-        lines.append(f"你是 {persona.display_name}，{identity}，已被投票出局。"
-                     f"请用一句话发表遗言，符合你的性格：{tone}。不能说出你的词。" + JSON_TEXT)
-    return [{"role": "system", "content": system}, {"role": "user", "content": "\n".join(lines)}]
-
-
-def _describe(ctx: Context, persona: Persona) -> str:
-    """Seed 000's description prompt for this seat."""
-    style = DESCRIBE_STYLE.get(persona.slug, persona.style)
-    if ctx.role == "blank" or not ctx.word:
-        return (f"你是{persona.display_name}，你是白板，没有拿到词。请用一句话含糊地附和大家的描述，别被发现。"
-                f"性格修正：{style}。")
-    return (f"你是{persona.display_name}，拿到的是{ctx.word}。\n请用一句话描述这个词语，要求：\n"
-            "- 不能出现词语中的任何一个字（这是卧底游戏，暴露就输了）\n"
-            "- 平民：尽量准确描述，但不要让卧底轻易猜出原词\n"
-            "- 卧底：试图用模糊语言伪装成平民，描述偏向卧底词但不露馅\n"
-            f"- 你的身份：{ROLE_NAMES.get(ctx.role or '', '未知')}\n"
-            f"- 性格修正：{style}")
-
-
-def addressed_by(ctx: Context) -> tuple[int, str] | None:
-    """The latest speech of another seat (this round or the last) that names this seat, if any."""
-    mark = f"{ctx.seat}号"
-    for speech in reversed(ctx.speeches):
-        if speech.round < ctx.round - 1:
-            break
-        if speech.seat != ctx.seat and speech.text and mark in speech.text:
-            return speech.seat, speech.text
-    return None
-
-
-def debate_challenge(snapshot: dict[str, Any], ctx: Context) -> str | None:
-    """The latest debate message of this round that names this seat ("N号：text"), if any."""
-    found = None
-    for event in snapshot.get("public_log") or []:
-        if (event.get("type") == "debate_posted" and event.get("round") == ctx.round
-                and ctx.seat in (event.get("addressed_seats") or []) and event.get("seat") != ctx.seat):
-            found = f"{event.get('seat')}号：{event.get('text')}"
-    return found
-
-
-def passes_server_checks(text: str, word: str | None) -> bool:
-    """What the server checks before it accepts a text from a seat holding `word`: something visible, at most
-    500 characters, no NUL, not the own word (any spelling `leak` knows), nothing instruction-like (refused in
-    compete_mode rooms)."""
-    try:
-        cleaned = clean_text(text)
-    except GameError:
-        return False
-    return is_safe(cleaned, word) and not matching(cleaned)
-
-
-def parse_answer(kind: str, answer: str, ctx: Context) -> dict[str, Any] | None:
-    """The action body for the LLM's JSON answer, or None when the answer is not usable."""
-    data = _json_object(answer)
-    if data is None:
-        return None
-    if kind == "vote":
-        return _parse_vote(data, ctx)
-    text = data.get("text")
-    if not isinstance(text, str):
-        return None
-    text = _one_line(text)
-    if not text or len(text) > MAX_SPEECH or not passes_server_checks(text, ctx.word):
-        return None
-    if kind == "speak" and normalise(text) in {normalise(t) for t in ctx.my_texts()}:
-        return None
-    return {"type": kind, "text": text}
-
-
-def _json_object(answer: str) -> dict[str, Any] | None:
-    found = re.search(r"\{.*\}", answer, re.DOTALL)
-    if not found:
-        return None
-    try:
-        data = json.loads(found.group(0))
-    except ValueError:
-        return None
-    return data if isinstance(data, dict) else None
-
-
-def _parse_vote(data: dict[str, Any], ctx: Context) -> dict[str, Any] | None:
-    target = data.get("target_seat")
-    if isinstance(target, str) and target.strip().isdigit():
-        target = int(target)
-    if not isinstance(target, int) or isinstance(target, bool) or target not in ctx.eligible_targets():
-        return None
-    body: dict[str, Any] = {"type": "vote", "target_seat": target}
-    comment = data.get("comment")
-    if isinstance(comment, str):
-        comment = _one_line(comment)
-        if (comment and len(comment) <= MAX_SPEECH and passes_server_checks(comment, ctx.word)
-                and not false_claims(comment, ctx, target)):
-            body["comment"] = comment
-    return body
-
-
-def _one_line(answer: str) -> str:
-    lines = [line.strip() for line in answer.strip().splitlines() if line.strip()]
-    return lines[0].strip(_QUOTES).strip() if lines else ""

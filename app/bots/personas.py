@@ -1,7 +1,6 @@
 """The six official-bot personas of seed 000: the game-neutral cast used to register agents.
 
-How each persona plays a game (its speech, its voting) lives in that game's brain, keyed by `slug`
-(`app/games/undercover/brain/personas.py`).
+How each persona plays a game (its speech, its voting) lives in that game's brain, keyed by `slug`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """One bot agent's play loop for one match, over the public HTTP API only.
 
-Long-poll the seat's snapshot (`wait_for=your_turn`), decide with the rule brain (optionally voiced by the
-LLM brain: undercover's own prompts in `app.bots.llm`, every other game through `app.bots.phrasing`), act,
-and stop when the match is finished or aborted. Once eliminated it only waits for the end.
+Long-poll the seat's snapshot (`wait_for=your_turn`), decide through the seat loop (`app.bots.seat.turn`: the
+game's rule brain; optionally voiced by the LLM brain, `app.bots.llm`), act, and stop when the match is finished
+or aborted. Once eliminated it only waits for the end.
 Server errors and dropped connections are retried with back-off; every refused action is counted by error
 code in `BotStats`, and the turn is retried with a plain action (skip / ready / "……") so a game never stalls on a bot.
 """
@@ -21,13 +21,12 @@ import httpx
 
 from app.bots.llm import LLMBrain
 from app.bots.personas import Persona
-from app.bots.phrasing import Phraser
+from app.bots.seat import turn
 from app.games.installed import brains
 from app.protocol.viewer import TERMINAL
 
 log = logging.getLogger("app.bots")
 
-LLM_GAMES = frozenset({"undercover"})  # the games app.bots.llm has prompts for; the others: app.bots.phrasing
 CONTENT_ERRORS = ("speech_contains_secret_word", "speech_looks_like_instruction", "text_too_long", "bad_request")
 
 
@@ -118,18 +117,13 @@ class MatchPlayer:
 
     async def _choose(self, snap: dict[str, Any], plain: bool) -> dict[str, Any] | None:
         decide = brains().get(str(snap.get("game")))
-        body = decide(snap, self.persona.slug, self.rng) if decide is not None else None
-        if body is None:
-            return None
-        if plain:
-            return _plain(body, (snap.get("you") or {}).get("allowed_actions") or [])
+        body = turn(decide, snap, self.persona.slug, self.rng, plain=plain) if decide is not None else None
+        if body is None or plain:
+            return body
         deadline = snap.get("deadline_ts")
         left = float(deadline) - time.time() if deadline else 60.0
-        if self.llm is not None and snap.get("game") in LLM_GAMES:
+        if self.llm is not None:
             body = await self.llm.improve(snap, self.persona, body, budget=left - 2.0)
-            left = float(deadline) - time.time() if deadline else 60.0
-        elif self.llm is not None:
-            body = await Phraser(self.llm).phrase(snap, self.persona, body, budget=left - 2.0)
             left = float(deadline) - time.time() if deadline else 60.0
         if self.think > 0:
             await asyncio.sleep(min(self.think * self.rng.uniform(0.5, 1.0), max(0.0, left / 4)))
@@ -164,24 +158,6 @@ class MatchPlayer:
 
 class ServerBusy(RuntimeError):
     """A 5xx (or other unexpected) answer to a read; worth retrying."""
-
-
-def _plain(body: dict[str, Any], allowed: list[dict[str, Any]]) -> dict[str, Any]:
-    """The turn's plain retry after a refused text: skip the speech (or, in a game without `skip`, say the seat
-    is done with the stage), a bare last word, the vote without its comment."""
-    kind = body.get("type")
-    offered = {str(row.get("type")) for row in allowed}
-    if kind in ("speak", "private_chat") and "skip" not in offered and "ready" in offered:
-        return {"type": "ready"}
-    if kind == "speak":
-        return {"type": "skip"}
-    if kind == "last_words":
-        return {"type": "last_words", "text": "……"}
-    if kind == "vote":
-        return {"type": "vote", "target_seat": body["target_seat"]}
-    if kind == "debate":
-        return {"type": "debate_pass"}
-    return body
 
 
 def error_code(response: httpx.Response) -> str:

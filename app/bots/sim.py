@@ -1,152 +1,118 @@
-"""One bot-only game on the pure rules engine (no HTTP, no database), for the arena.
+"""The simulator: one bot-only game of any registered `Game`, pure and in process (no HTTP, no database).
 
-Each bot is handed only its own seat's snapshot — `you_view`, `players_view(god=False)`, the public fields
-and the events its seat may see (`can_see`) — in the same shape as `GET /api/matches/{id}`, so the brain
-reads exactly what it would read over HTTP.
+Used by the arena (`app.bots.arena`), a game's quality figures and the benchmark reference pool. Each seat
+plays through the one seat loop (`app.bots.seat`): it is handed its own `player_agent` snapshot — the very body
+`GET /api/matches/{id}` would return it — so a brain reads exactly what it would read over HTTP. Seats act when
+their `you.your_turn` is true, one at a time: among several, a seeded draw picks who acts first (in the phases
+the game's `BotPlay.draws` names, by default all; in the others the lowest seat). When nobody acts, the match's
+timer fires. A seat whose brain has nothing to send is asked again once another seat has acted (what it waits
+for may have happened). A refused action is counted by error code and replaced by a plain offered action
+(`seat.offered`) so the game goes on.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from app.bots.personas import Persona
+from app.bots.seat import offered, seat_view, turn
 from app.games.base import GameError
-from app.games.undercover import (
-    Command,
-    GuessWord,
-    Join,
-    LastWords,
-    MatchState,
-    Skip,
-    Speak,
-    Timeout,
-    UndercoverConfig,
-    Vote,
-    apply,
-    new_match,
-    players_view,
-    public_fields,
-    role_set,
-    you_view,
-)
-from app.games.undercover.brain import decide
-from app.games.undercover.view import ACTING
-from app.games.undercover.wordpairs import default_library
-from app.protocol.viewer import can_see
+from app.protocol.registry import AnyGame, Brain
 
+TEXT_ACTIONS = ("speak", "last_words", "whisper", "private_chat")
 # Called with (seat, the snapshot the bot was handed, the body it chose) after every decision.
 Observer = Callable[[int, dict[str, Any], dict[str, Any] | None], None]
 
 
 @dataclass
-class GameRecord:
-    """What one game produced: the winner, every seat's role and persona, votes and refused actions."""
+class TableRecord:
+    """What one game produced: the winning side, every seat's side and persona, refusals, texts."""
 
     winner: str | None
-    roles: list[str]
+    sides: dict[int, str]
     personas: list[str]
-    votes: list[tuple[int, int]] = field(default_factory=list)  # (voter, target)
+    baseline_seats: frozenset[int]
     errors: Counter[str] = field(default_factory=Counter)
-    rounds: int = 0
-    winning_seats: list[int] = field(default_factory=list)
+    silent: int = 0  # turns where the brain sent nothing
+    texts: dict[int, list[str]] = field(default_factory=dict)  # seat → every text it sent, in order
+    steps: int = 0
+    events: list[dict[str, Any]] = field(default_factory=list)  # the whole log (god view), for tests
+    result: dict[str, Any] = field(default_factory=dict)  # the match's result at the end
+    bodies: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # every body a brain sent, for tests
+    moves: list[tuple[int, dict[str, Any]]] = field(default_factory=list)  # every body the rules accepted
+    state: Any = None  # the game's final state, for tests
 
 
-def seat_snapshot(state: MatchState, seat: int, log: Sequence[dict[str, Any]]) -> dict[str, Any]:
-    """What `GET /api/matches/{id}` shows the agent in `seat` while the match runs."""
-    roles = role_set(state, seat)
-    seen = [e for e in log if can_see(e["visibility"], god=False, seat=seat, roles=roles)]
-    you = you_view(state, seat)
-    you["private_log"] = [e for e in seen if e["visibility"] != "public"]
-    return {"status": state.status, "phase": state.phase, "config": state.config.model_dump(),
-            "players": players_view(state, god=False),
-            **public_fields(state), "public_log": [e for e in seen if e["visibility"] == "public"], "you": you}
-
-
-def _pairs() -> list[tuple[str, str]]:
-    return [(p.a.word, p.b.word) for p in default_library().pairs()]
-
-
-def _command(body: dict[str, Any] | None, seat: int, action: str) -> Command:
-    if body is None:
-        body = {}
-    kind = body.get("type")
-    if kind == "speak":
-        return Speak(seat=seat, text=body["text"])
-    if kind == "vote":
-        return Vote(seat=seat, target_seat=body["target_seat"], comment=body.get("comment"))
-    if kind == "last_words":
-        return LastWords(seat=seat, text=body["text"])
-    if kind == "guess_word":
-        return GuessWord(seat=seat, word=body["word"])
-    return _fallback(action, seat, None)
-
-
-def _fallback(action: str, seat: int, state: MatchState | None) -> Command:
-    """A plain command the rules accept, used after a refused one so the game can go on."""
-    if action == "vote" and state is not None:
-        targets = state.pk_candidates or [s for s in state.living_seats() if s != seat]
-        return Vote(seat=seat, target_seat=targets[0])
-    if action == "last_words":
-        return LastWords(seat=seat, text="……")
-    if action == "guess_word":
-        return GuessWord(seat=seat, word="不知道")
-    return Skip(seat=seat)
-
-
-def play_game(config: UndercoverConfig, personas: Sequence[Persona], seed: int, *, baseline: bool = False,
-              max_steps: int = 2000, observe: Observer | None = None) -> GameRecord:
-    """Play one game to its end; `personas[i]` plays seat i. Same `seed` → same deal and same bot dice.
-
-    `observe`, when given, sees every decision (the quality script reads the bots' texts through it).
-    """
-    pairs = _pairs()
+def play(game: AnyGame, raw_config: Mapping[str, Any], personas: Sequence[Persona], brain: Brain, seed: int, *,
+         baseline_sides: frozenset[str] = frozenset(), draws: Callable[[str], bool] | None = None,
+         observe: Observer | None = None, max_steps: int = 5000) -> TableRecord:
+    """Play one game to its end; `personas[i]` plays seat i, and seats on a side in `baseline_sides` play the
+    brain's random baseline. Same `seed` → same deal and same bot dice. `observe` sees every decision."""
+    config = game.parse_config(dict(raw_config))
+    n = game.n_players(config)
+    shown = game.config_to_json(config)  # the match's config, as its snapshot shows it
     now = 0.0
-    outcome = new_match(config, _name(personas, 0), personas[0].display_name, seed, now)
+    outcome = game.new_match(config, _name(personas, 0), personas[0].display_name, seed=seed, now=now)
     state, log = outcome.state, list(outcome.events)
-    for seat in range(1, config.n_players):
-        outcome = apply(state, Join(name=_name(personas, seat), display_name=personas[seat].display_name),
-                        now=now, pairs=pairs)
-        state = outcome.state
-        log += outcome.events
+    for seat in range(1, n):
+        outcome = game.apply(state, game.join(_name(personas, seat), personas[seat].display_name), now=now)
+        state, log = outcome.state, log + outcome.events
+    sides = game.seat_sides(state)
+    plain = frozenset(s for s, side in sides.items() if side in baseline_sides)
+    record = TableRecord(None, sides, [p.slug for p in personas[:n]], plain)
     dice = random.Random(f"{seed}:bots")
-    order_dice = random.Random(f"{seed}:order")
-    record = GameRecord(None, [p.role or "" for p in state.players], [p.slug for p in personas])
-    for _ in range(max_steps):
-        if state.status != "in_progress":
+    order = random.Random(f"{seed}:order")
+    idle: set[int] = set()
+    for step in range(max_steps):
+        summary = game.summary(state)
+        if summary["status"] != "in_progress":
             break
+        record.steps = step
         now += 1.0
-        actors = [s for s in range(config.n_players) if you_view(state, s)["next_action"] in ACTING]
+        actors = [s for s in range(n) if s not in idle and game.you_view(state, s)["your_turn"]]
         if not actors:
-            assert state.timer is not None
-            now = max(now, state.timer.due)
-            outcome = apply(state, Timeout(token=state.timer.token), now=now, pairs=pairs)
-            state = outcome.state
+            timer = summary["timer"]
+            assert timer is not None, "a running match always has a timer"
+            now = max(now, timer["due"])
+            outcome = game.apply(state, game.timeout(timer["token"]), now=now)
+            state, idle = outcome.state, set()
             log.extend(outcome.events)
             continue
-        seat = order_dice.choice(actors) if state.stage == "vote" else actors[0]
-        action = you_view(state, seat)["next_action"]
-        snapshot = seat_snapshot(state, seat, log)
-        body = decide(snapshot, personas[seat].slug, dice, baseline=baseline)
+        seat = order.choice(actors) if draws is None or draws(summary["phase"]) else actors[0]
+        view = seat_view(game, state, seat, log, config=shown)
+        body = turn(brain, view, personas[seat].slug, dice, baseline=seat in plain)
         if observe is not None:
-            observe(seat, snapshot, body)
-        command = _command(body, seat, action)
+            observe(seat, view, body)
+        if body is None:
+            record.silent += 1
+            idle.add(seat)
+            continue
+        record.bodies.append((seat, body))
         try:
-            outcome = apply(state, command, now=now, pairs=pairs)
+            outcome = game.apply(state, game.parse_action(body, seat), now=now)
         except GameError as exc:
             record.errors[exc.code] += 1
-            command = _fallback(action, seat, state)
-            outcome = apply(state, command, now=now, pairs=pairs)
-        if isinstance(command, Vote):
-            record.votes.append((seat, command.target_seat))
+            fallback = offered(game.allowed_actions(state, seat))
+            if fallback is None:
+                idle.add(seat)
+                continue
+            body = fallback
+            outcome = game.apply(state, game.parse_action(body, seat), now=now)
+        record.moves.append((seat, body))
+        if body.get("type") in TEXT_ACTIONS or body.get("comment"):
+            record.texts.setdefault(seat, []).append(str(body.get("text") or body.get("comment")))
         state = outcome.state
         log.extend(outcome.events)
-    record.winner = (state.result or {}).get("winner_camp")
-    record.winning_seats = list((state.result or {}).get("winning_seats") or [])
-    record.rounds = state.round_index
+        idle = set()
+    result = game.summary(state)["result"] or {}
+    record.result = dict(result)
+    record.state = state
+    record.winner = result.get("winner_camp")
+    record.events = log
     return record
 
 

@@ -2,7 +2,8 @@
 app/games/ and its page module static/js/games/<name>.js. The first line is the default game.
 
 `app.runtime` registers them with `app.protocol.registry` at start-up; the bot players (which may run in another
-process) find a game's brain through `brains()`. Nothing else names a game.
+process) find a game's brain through `brains()`, and what else its brain offers them (arena, LLM voice, recap
+prompt: `app.protocol.brains.BotPlay`) through `bot_play()`. Nothing else names a game.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import UndercoverGame
 from app.games.werewolf import brain as werewolf_brain
 from app.games.werewolf.game import WerewolfGame
+from app.protocol.brains import BotPlay
 
 Brain = Callable[..., dict[str, Any] | None]
 
@@ -27,17 +29,29 @@ BOT_SEATS: dict[str, int] = {"script_kill": 3}
 script_kill room starts with at least 3 agents or people). Games not listed: any number."""
 
 
+@cache
+def _games() -> list[tuple[Any, BotPlay | None]]:
+    """(game, its brain's `BotPlay` or None): one line per game, the default first."""
+    return [
+        (UndercoverGame(), undercover_brain.PLAY),
+        (WerewolfGame(), werewolf_brain.PLAY),
+        (SCRIPT_KILL, script_kill_brain.PLAY),
+        (AVALON, avalon_brain.PLAY),
+    ]
+
+
 def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""
-    return [
-        (UndercoverGame(), undercover_brain.decide),
-        (WerewolfGame(), werewolf_brain.decide),
-        (SCRIPT_KILL, script_kill_brain.decide),
-        (AVALON, avalon_brain.decide),
-    ]
+    return [(game, play.decide if play else None) for game, play in _games()]
 
 
 @cache
 def brains() -> dict[str, Brain]:
     """Game name → its rule bot (`app.protocol.registry.Brain` states the contract)."""
     return {game.name: brain for game, brain in installed() if brain is not None}
+
+
+@cache
+def bot_play() -> dict[str, BotPlay]:
+    """Game name → its brain's `BotPlay` (every game with a brain)."""
+    return {game.name: play for game, play in _games() if play is not None}

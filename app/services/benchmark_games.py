@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots.personas import BY_SLUG
-from app.bots.table_sim import play_table
+from app.bots.sim import play
 from app.db import decisions as decisions_repo
 from app.db import matches as match_repo
 from app.db.models import Agent, Benchmark, BenchmarkGame, Match
@@ -43,7 +43,7 @@ async def play_reference(shell: Shell, bench: Benchmark, planned: PlannedGame) -
     game = registry.get(bench.game)
     brain = registry.brain(bench.game)
     assert game is not None and brain is not None  # checked when the run was created
-    record = play_table(game, bench.config, [BY_SLUG[slug] for slug in planned.personas], brain, planned.seed)
+    record = play(game, bench.config, [BY_SLUG[slug] for slug in planned.personas], brain, planned.seed)
     seats = [_reference_seat(bench, planned, s) for s in range(len(planned.personas))]
     return await store_played(shell, bench.game, bench.config, seats, record.state, record.events,
                               _linked(bench, planned, REFERENCE))

@@ -3,9 +3,9 @@ hidden side, once per round (the number its `phase` ends with; 0 for a phase wit
 round it replaces that round's guess, and a round's guess is closed when the round ends.
 
 The hidden seats are every seat not on the match's most common side at the end (ties: the side the game lists
-first in `sides` is the open one) — the undercover and the blank, the wolves, the culprit, whoever the game hides —
-so no game declares anything. When the match ends (not when it is aborted) every guess is scored in the same
-transaction: each named seat that was hidden is a hit, each other a miss; a spectator's points are hits − misses.
+first in `sides` is the open one) — whoever the game hides — so no game declares anything. When the match ends
+(not when it is aborted) every guess is scored in the same transaction: each named seat that was hidden is a hit,
+each other a miss; a spectator's points are hits − misses.
 Guesses stay private to their author until the match ends; then they are public with their scores, and the
 readers' board ranks spectators by points, then hits, then fewer guesses.
 """

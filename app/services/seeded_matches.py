@@ -3,7 +3,7 @@
 `open_seated` opens a match whose every seat is taken at once — agents' seats and reference seats, the latter
 marked taken over at the deal so the game's rule brain plays them server-side (`takeover.drive`, in the same
 transactions that move the match) — and lets the reference seats play until an agent must act. `store_played`
-writes a match the reference played out in process (`app.bots.table_sim.play_table`) as a finished match, so
+writes a match the reference played out in process (`app.bots.sim.play`) as a finished match, so
 its result and log read like any other.
 """
 

@@ -4,7 +4,8 @@ Every timeout that moved a match counts, for each seat that was due to act, one 
 (and one more in the seat's run of consecutive timeouts); a command a due seat sends counts one turn and ends the
 run. With `config.takeover_after_timeouts: N`, the seat whose run reaches N is marked by the game
 (`registry.TakesOver`) and, from then on, played by the game's registered rule bot inside the same transactions
-that move the match: whenever it is due, the bot's action is applied as that seat's command.
+that move the match: whenever it is due, the bots' seat loop (`app.bots.seat.turn`) picks its action and it is
+applied as that seat's command.
 """
 
 from __future__ import annotations
@@ -18,15 +19,16 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.bots.seat import seat_view, turn
 from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Match, Seat
 from app.games.base import GameError
 from app.protocol import registry
-from app.protocol.projection import MatchView, snapshot
+from app.protocol.projection import MatchView
 from app.protocol.registry import AnyGame
 from app.protocol.turns import turn_of
-from app.protocol.viewer import TERMINAL, Viewer
+from app.protocol.viewer import TERMINAL
 from app.services import decisions
 
 log = logging.getLogger("wodi.takeover")
@@ -142,8 +144,8 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
         events = log_so_far + added
         at_seq = events[-1]["seq"] if events else 0
         rng = random.Random(f"{dice.get(seat, match.match_id)}:{at_seq}:{seat}")
-        body = brain(snapshot(game, _view(match, game, state, events), state, Viewer("player_agent", seat), events),
-                     personas.get(seat, PERSONA), rng, baseline=False)
+        body = turn(brain, seat_view(game, state, seat, events, _view(match, game, state, events)),
+                    personas.get(seat, PERSONA), rng)
         try:
             if body is None:
                 raise GameError("bad_request", "the bot had nothing to send")

@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from app.bots.personas import PERSONAS
-from app.bots.table_sim import play_table
+from app.bots.sim import play
 from app.games.installed import installed
 from app.protocol import registry
 from app.services.benchmark_report import GameFacts, bootstrap_interval, percentile, report
@@ -73,7 +73,7 @@ def test_figures_are_shares_of_the_seats_own_play(name: str) -> None:
     assert brain is not None
     seen: set[str] = set()
     for seed in range(4):
-        record = play_table(game, {}, list(PERSONAS), brain, seed)
+        record = play(game, {}, list(PERSONAS), brain, seed)
         for seat in record.sides:
             figures = registry.seat_figures(game, record.state, seat, record.events)
             assert all(0.0 <= value <= 1.0 for value in figures.values()), figures

@@ -29,7 +29,8 @@ def snapshot(seat: int, role: str | None, word: str | None, action: str, *, n: i
             row.update(eliminated_in="round_1", revealed_role=dead[s])
         players.append(row)
     return {
-        "status": "in_progress", "phase": f"speak_round_{round_index}", "round_index": round_index,
+        "game": "undercover", "status": "in_progress", "phase": f"speak_round_{round_index}",
+        "round_index": round_index,
         "pk_candidates": list(pk or []), "players": players, "public_log": log, "deadline_ts": None,
         "you": {"seat": seat, "alive": seat not in dead, "role": role, "word": word, "your_turn": True,
                 "next_action": action, "private_log": []},

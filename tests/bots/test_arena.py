@@ -1,4 +1,5 @@
-"""The arena on the pure engine: bots see only their seat, play clean games, and beat random voting."""
+"""The arena on the pure engine (undercover's, the default game's): bots see only their seat, play clean games,
+and beat random voting."""
 
 from __future__ import annotations
 
@@ -6,11 +7,16 @@ import io
 
 import pytest
 
-from app.bots import arena
+from app.bots import arena as bots_arena
 from app.bots.personas import PERSONAS
-from app.bots.sim import play_game, seat_snapshot
+from app.bots.seat import seat_view
+from app.games.installed import bot_play, installed
 from app.games.undercover import Join, apply, new_match, parse_config
+from app.games.undercover.brain import arena
 from app.games.undercover.wordpairs import default_library
+
+GAME = next(game for game, _ in installed() if game.name == "undercover")
+SIMULATE = bots_arena.simulator(GAME, bot_play()["undercover"])
 
 
 def test_a_seat_snapshot_shows_only_what_that_seat_may_see() -> None:
@@ -22,7 +28,7 @@ def test_a_seat_snapshot_shows_only_what_that_seat_may_see() -> None:
         outcome = apply(state, Join(name=f"p{seat}", display_name=f"P{seat}"), now=0.0, pairs=pairs)
         state, log = outcome.state, log + outcome.events
     for seat in range(5):
-        snap = seat_snapshot(state, seat, log)
+        snap = seat_view(GAME, state, seat, log)
         assert snap["you"]["seat"] == seat and snap["you"]["word"] == state.players[seat].word
         assert all("role" not in p and "word" not in p for p in snap["players"])
         assert all(e["visibility"] == "public" for e in snap["public_log"])
@@ -37,10 +43,10 @@ def test_a_seat_snapshot_shows_only_what_that_seat_may_see() -> None:
 
 def test_every_game_ends_without_a_refused_action() -> None:
     for index in range(10):
-        config, personas, seed = arena.game_setup(3, index)
+        config, personas, seed = arena.game_setup(3, index, PERSONAS)
         assert len(personas) == config.n_players
         assert len({p.slug for p in personas[:6]}) == min(6, config.n_players)  # every persona plays
-        record = play_game(config, personas, seed)
+        record = arena.play_game(SIMULATE, config, personas, seed)
         assert record.winner in ("civilian", "undercover", "blank")
         assert not record.errors
         assert all(voter != target for voter, target in record.votes)
@@ -48,17 +54,26 @@ def test_every_game_ends_without_a_refused_action() -> None:
 
 def test_persona_civilians_beat_the_random_baseline() -> None:
     out = io.StringIO()
-    persona, baseline = arena.run(60, seed=11, every=20, out=out)
+    persona, baseline = arena.run(SIMULATE, PERSONAS, 60, seed=11, every=20, out=out)
     assert out.getvalue().count("[arena]") == 3
     assert persona.civilian_rate >= baseline.civilian_rate + 0.15, (persona.civilian_rate, baseline.civilian_rate)
     assert not persona.errors and not baseline.errors
-    report = arena.report(persona, baseline, 11)
+    report = arena.report(persona, baseline, 11, PERSONAS)
     assert "SUMMARY arena games=60 seed=11" in report
     for p in PERSONAS:
         assert p.handle() in report
 
 
 def test_the_cli_prints_progress_and_a_summary(capsys: pytest.CaptureFixture[str]) -> None:
-    arena.main(["--games", "5", "--every", "5", "--seed", "2"])
+    bots_arena.main(["--games", "5", "--every", "5", "--seed", "2"])
     printed = capsys.readouterr().out
     assert "[arena] 5/5 games" in printed and "SUMMARY arena games=5 seed=2" in printed
+
+
+def test_the_cli_runs_a_line_up_arena_of_another_game(capsys: pytest.CaptureFixture[str]) -> None:
+    bots_arena.main(["--game", "werewolf", "--games", "2", "--every", "0"])
+    printed = capsys.readouterr().out
+    for preset in ("6p", "9p", "12p"):
+        assert f"SUMMARY arena game=werewolf preset={preset} deals=2 seed=1" in printed
+    with pytest.raises(SystemExit):
+        bots_arena.main(["--game", "no_such_game", "--games", "1"])

@@ -13,7 +13,6 @@ from typing import Any
 import httpx
 import pytest
 
-from app.bots import selfplay
 from app.bots.llm import LLMBrain
 from app.bots.personas import persona_of_handle
 from app.bots.runner import LobbyFiller
@@ -21,6 +20,7 @@ from app.games.installed import brains
 from tests.api.table import Table, lowest_other
 from tests.conftest import _wipe
 from tests.e2e.server import Server, free_port
+from tools import selfplay
 
 KEY = "test-bots-official-key"
 WATCHED = ("speech_contains_secret_word", "text_too_long", "wrong_phase")

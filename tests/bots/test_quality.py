@@ -13,9 +13,8 @@ from collections import Counter
 
 import pytest
 
-from app.bots import quality
-from app.bots.claims import comment_claims
-from app.games.undercover.brain import compose_last_words, compose_speech, decide
+from app.games.undercover.brain import compose_last_words, compose_speech, decide, quality
+from app.games.undercover.brain.claims import comment_claims
 from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.brain.personas import VOICES
 from app.games.undercover.brain.voting import vote_comment

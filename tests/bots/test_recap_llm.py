@@ -22,7 +22,7 @@ from fastapi.responses import JSONResponse
 
 from app.bots.personas import PERSONAS
 from app.bots.player import BotStats, MatchPlayer
-from app.bots.runner import register_bot
+from app.bots.pool import register_bot
 from app.main import create_app
 from app.runtime import Runtime
 from tests.conftest import OFFICIAL_KEY, RecordingClient, _wipe, make_settings
@@ -209,7 +209,9 @@ def test_the_prompt_gives_bots_their_persona_and_people_the_host() -> None:
                            "score": 3, "comment": "开局就被识破，演技还需修炼。", "highlight": "撑过了0轮"}],
               "best": {"seat": 0, "text": "0号 老实人·阿呆：7/10，中规中矩，完成了任务。"},
               "blunder": {"seat": 1, "text": "1号 小王：第一轮就翻车出局"}, "words": ["包子", "饺子"]}
-    prompt = messages(source)[-1]["content"]
+    chat = messages("undercover", source)
+    assert chat is not None and messages("werewolf", source) is None
+    prompt = chat[-1]["content"]
     assert f"0号 {adai.display_name}（平民）7/10，点评：中规中矩" in prompt
     assert f"口吻改写：{adai.display_name}" in prompt
     assert "1号 小王（卧底）3/10" in prompt and f"口吻改写：{HOST_VOICE}" in prompt

@@ -39,16 +39,16 @@ async def test_a_room_gone_short_doubles_the_reserve_for_every_persona(server: S
         assert all(r.status_code == 201 for r in rooms), [r.text for r in rooms]
         filler = LobbyFiller(server.base_url, KEY, fill_after=600, agents_per_persona=1, poll_interval=600,
                              think=0.0, pool_max=4, reserve=1, seed=7)
-        assert filler.wanted == 1
+        assert filler.pool.wanted == 1
         await filler.start()
         try:
             for _ in range(300):  # bounded: a hang fails, no claim about speed
-                done = filler.urgent_seats == 10 and (filler._topping_up is None or filler._topping_up.done())
+                done = filler.urgent_seats == 10 and (filler.pool.topping_up is None or filler.pool.topping_up.done())
                 if done and min(_idle(filler).values()) >= 2:
                     break
                 await asyncio.sleep(0.1)
             assert filler.urgent_seats == 10, "both rooms seated"
-            assert filler.wanted == 2, "one room went short: the reserve doubled"
+            assert filler.pool.wanted == 2, "one room went short: the reserve doubled"
             idle = _idle(filler)
             assert min(idle.values()) >= 2, idle  # every persona, not only the ones the rooms lacked
             for agent in (a for a in filler.agents if a.idle):

@@ -1,4 +1,4 @@
-"""The script_kill NPC on the generic in-process simulator (`app.bots.table_sim`): every seat sees only its own
+"""The script_kill NPC on the generic in-process simulator (`app.bots.sim`): every seat sees only its own
 projection snapshot, exactly what `GET /api/matches/{id}` would show it.
 
 Over many seeded games of every shipped script: nothing an NPC sends is refused; an NPC never hands over a key
@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.bots import table_arena
-from app.bots.table_sim import TableRecord, play_table
+from app.bots import arena
+from app.bots.sim import TableRecord, play
 from app.games.script_kill import brain
 from app.games.script_kill.game import GAME
 from app.games.script_kill.package import load_script, script_ids
@@ -27,8 +27,8 @@ ENDINGS = {"perfect", "normal", "failure"}
 
 
 def _play(script: str, seed: int, baseline: frozenset[str] = frozenset()) -> TableRecord:
-    personas = table_arena.seats(seed, script, 0, 6)[0]
-    return play_table(GAME, {"timing": "compressed", "script": script}, personas, brain.decide, seed,
+    personas = arena.seats(seed, script, 0, 6)[0]
+    return play(GAME, {"timing": "compressed", "script": script}, personas, brain.decide, seed,
                       baseline_sides=baseline)
 
 

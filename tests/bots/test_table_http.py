@@ -15,7 +15,7 @@ import pytest
 
 from app.bots.personas import PERSONAS
 from app.bots.player import BotStats, MatchPlayer
-from app.bots.runner import register_bot
+from app.bots.pool import register_bot
 from tests.conftest import _wipe
 from tests.e2e.server import Server
 from tests.games.undercover.test_table import TODAY_PHASE, TODAY_TYPES

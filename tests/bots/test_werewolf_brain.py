@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from app.bots import table_arena
-from app.bots.table_sim import TableRecord, play_table
+from app.bots import arena
+from app.bots.sim import TableRecord, play
 from app.games.werewolf import brain
 from app.games.werewolf.game import WerewolfGame
 
@@ -27,11 +27,11 @@ GOD_ROWS = ("role", "camp", "death_cause")
 
 
 def _personas(seed: int, n: int) -> list[Any]:
-    return table_arena.seats(seed, f"{n}p", 0, n)[0]
+    return arena.seats(seed, f"{n}p", 0, n)[0]
 
 
 def _play(n: int, seed: int, baseline: frozenset[str] = frozenset()) -> TableRecord:
-    return play_table(GAME, {"n_players": n}, _personas(seed, n), brain.decide, seed, baseline_sides=baseline)
+    return play(GAME, {"n_players": n}, _personas(seed, n), brain.decide, seed, baseline_sides=baseline)
 
 
 @pytest.fixture(scope="module")
@@ -87,9 +87,9 @@ def test_persona_villages_beat_the_random_village() -> None:
     persona = baseline = 0
     deals = 150
     for i in range(deals):
-        personas, seed = table_arena.seats(11, "9p", i, 9)
+        personas, seed = arena.seats(11, "9p", i, 9)
         for plain, _ in ((frozenset({"werewolf"}), "persona village"), (frozenset(GAME.sides), "random")):
-            record = play_table(GAME, {"n_players": 9}, personas, brain.decide, seed, baseline_sides=plain)
+            record = play(GAME, {"n_players": 9}, personas, brain.decide, seed, baseline_sides=plain)
             won = record.winner == "village"
             persona += won and plain != frozenset(GAME.sides)
             baseline += won and plain == frozenset(GAME.sides)
@@ -125,7 +125,7 @@ def test_the_brain_reads_no_god_field() -> None:
         return body
 
     for n in PRESETS:
-        record = play_table(GAME, {"n_players": n}, _personas(5, n), spying, 900 + n)
+        record = play(GAME, {"n_players": n}, _personas(5, n), spying, 900 + n)
         assert record.winner is not None and not record.errors
     assert calls > 100
 

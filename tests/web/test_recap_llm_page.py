@@ -14,7 +14,7 @@ from playwright.async_api import expect
 
 from app.bots.personas import PERSONAS
 from app.bots.player import BotStats, MatchPlayer
-from app.bots.runner import register_bot
+from app.bots.pool import register_bot
 from tests.bots.test_recap_llm import ROOM, FakeLLM
 from tests.bots.test_recap_llm import endpoint as endpoint
 from tests.conftest import _wipe

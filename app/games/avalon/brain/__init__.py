@@ -21,8 +21,9 @@ from typing import Any
 from app.games.avalon.brain import baseline as random_player
 from app.games.avalon.brain.table import Table
 from app.games.avalon.brain.voices import line
+from app.protocol.brains import BotPlay
 
-__all__ = ["decide"]
+__all__ = ["PLAY", "decide"]
 
 HIDE_FIRST_QUEST = {"linglong": 0.5, "yingyan": 0.4, "oscar": 0.3, "laotie": 0.2, "adai": 0.1, "nuomi": 0.2}
 MERLIN_SLIP = {"linglong": 0.25, "yingyan": 0.15, "oscar": 0.2, "laotie": 0.1, "adai": 0.05, "nuomi": 0.15}
@@ -59,3 +60,6 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
             return {"type": "confer", "text": line(persona, "confer", t, rng, guess=guess)}
         return {"type": "assassinate", "target_seat": guess}
     return None
+
+
+PLAY = BotPlay(decide, arena_presets=tuple((f"{n}p", {"n_players": n}) for n in range(5, 11)))

@@ -21,6 +21,7 @@ from app.games.script_kill.brain import plan
 from app.games.script_kill.brain.seat import Seat, read
 from app.games.script_kill.brain.speech import safe
 from app.games.script_kill.brain.voices import voice
+from app.protocol.brains import BotPlay
 
 __all__ = ["decide", "read", "safe"]
 
@@ -52,3 +53,8 @@ def _choose(seat: Seat, persona: str, rng: random.Random) -> dict[str, Any] | No
     if stage is not None:
         return stage(seat, style, rng)
     return plan.ready(seat) if seat.sub_stage in PASSIVE or seat.row("ready") is not None else None
+
+
+PLAY = BotPlay(decide, arena_presets=(("compressed", {"timing": "compressed"}),
+                                     ("tiny", {"timing": "compressed", "script": "tiny"})))
+"""What the bots find here besides `decide` (`app.protocol.brains`): the arena's presets."""

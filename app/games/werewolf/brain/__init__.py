@@ -23,6 +23,7 @@ from app.games.werewolf.brain.night import guard_target, seer_target, shot, witc
 from app.games.werewolf.brain.table import Table, read, sentences
 from app.games.werewolf.brain.talk import compose
 from app.games.werewolf.brain.voices import voice
+from app.protocol.brains import BotPlay
 
 __all__ = ["decide", "sentences"]
 
@@ -81,3 +82,7 @@ def _night(table: Table, persona: str, rng: random.Random) -> dict[str, Any]:
         guard = guard_target(table, rng)
         return passing if guard is None else {"type": "night_action", "action": "guard", "target_seat": guard}
     return passing
+
+
+PLAY = BotPlay(decide, arena_presets=(("6p", {"n_players": 6}), ("9p", {"n_players": 9}), ("12p", {"n_players": 12})))
+"""What the bots find here besides `decide` (`app.protocol.brains`): the arena's presets."""

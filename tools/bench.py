@@ -1,9 +1,9 @@
 """Benchmark: T tables of 6 agents play real games over HTTP, every agent long-polling, votes simultaneous.
 
-    python -m app.bench --tables 10                 # starts its own server on a fresh SQLite file
-    python -m app.bench --tables 10 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_bench
-    python -m app.bench --tables 10 --base-url http://127.0.0.1:8000   # an already running server
-    python -m app.bench --tables 10 --database postgresql+asyncpg://… --processes 1,2   # 1 vs 2 processes
+    python -m tools.bench --tables 10                 # starts its own server on a fresh SQLite file
+    python -m tools.bench --tables 10 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_bench
+    python -m tools.bench --tables 10 --base-url http://127.0.0.1:8000   # an already running server
+    python -m tools.bench --tables 10 --database postgresql+asyncpg://… --processes 1,2   # 1 vs 2 processes
 
 Prints games/s, actions/s, p50/p99 action latency, p50/p99 turn hand-off (from an action's response to the
 next actor's long-poll return) and errors, then one summary line.

@@ -1,5 +1,5 @@
-"""What a vote comment claims, checked against the state the voter saw (used by the quality script's checker
-and by the LLM brain before it sends an LLM's comment).
+"""What a vote comment claims, checked against the state the voter saw (used by the quality figures' checker,
+`quality`, and by the LLM voice, `llm`, before it sends an LLM's comment).
 
 A claim is recognised by its wording: following "everyone" (大家/多数/跟风…), going against the vote
 (不跟风/反着…), "nobody voted this seat", "data"/"most suspicious" (the voter's own suspicion model must rank

@@ -1,9 +1,10 @@
 """Quality of the official bots: bot-only games on the pure engine, and every figure issue 21 names.
 
-    python -m app.bots.quality --games 500 [--seed 1] [--arena-games N]
+    python -m app.games.undercover.brain.quality --games 500 [--seed 1] [--arena-games N]
 
 Plays `--games` games at each of two 6-player tables (1 undercover; 1 undercover + 1 blank, with last words
-and the blank's guess on), watching every decision through `sim.play_game(observe=…)`, then prints:
+and the blank's guess on) on the bots' simulator (`app.bots.sim`), watching every decision through its
+`observe`, then prints:
 
 - per persona, its most-used run of six characters (normalised: letters and digits) and the share of its
   speeches it appears in (target ≤ 10 %);
@@ -13,7 +14,7 @@ and the blank's guess on), watching every decision through `sim.play_game(observ
 - false vote comments: each comment's claims compared with the state the voter saw (target 0);
 - the undercover side's win rate at the 1-undercover table and the blank seat's win rate at the blank table,
   each with a 95 % Wilson interval (targets 25–40 % and ≤ 25 %);
-- the arena margin of persona civilians over the random-voting baseline (`app.bots.arena`, target ≥ 25 pp);
+- the arena margin of persona civilians over the random-voting baseline (`arena`, target ≥ 25 pp);
 - a persona classifier (character 1–3-gram naive Bayes) trained on the speeches of half the games and
   tested on the other half (target ≥ 70 %, six classes);
 - refused actions (target 0), and one SUMMARY line.
@@ -33,13 +34,16 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
-from app.bots import arena
-from app.bots.claims import comment_claims
+from app.bots.arena import simulator
 from app.bots.personas import PERSONAS, Persona
-from app.bots.sim import GameRecord, play_game
-from app.games.undercover import parse_config
+from app.games.installed import bot_play, installed
+from app.games.undercover.brain import arena
+from app.games.undercover.brain.arena import GameRecord, play_game
+from app.games.undercover.brain.claims import comment_claims
 from app.games.undercover.brain.context import context_from_snapshot
+from app.games.undercover.config import parse_config
 from app.games.undercover.text import normalise
+from app.protocol.brains import Simulate
 
 TABLES: dict[str, dict[str, Any]] = {
     "undercover": {"n_players": 6, "n_undercover": 1, "last_words": True},
@@ -86,8 +90,15 @@ class Games:
         return [a for a in self.acts if a.kind == "speak"]
 
 
+def simulate() -> Simulate:
+    """The simulator with this game and its brain bound."""
+    game = next(g for g, _ in installed() if g.name == "undercover")
+    return simulator(game, bot_play()["undercover"])
+
+
 def play(games: int, seed: int) -> Games:
     """`games` games at each table of `TABLES`; personas shuffled per game."""
+    sim = simulate()
     out = Games()
     number = 0
     for index in range(games):
@@ -102,7 +113,7 @@ def play(games: int, seed: int) -> Games:
                         _game: int = game, _personas: Sequence[Persona] = personas) -> None:
                 out.acts.append(Act(_game, seat, _personas[seat].slug, snapshot, body))
 
-            out.records[name].append(play_game(config, personas, dice.getrandbits(64), observe=observe))
+            out.records[name].append(play_game(sim, config, personas, dice.getrandbits(64), observe=observe))
             number += 1
     return out
 
@@ -301,7 +312,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     games = play(args.games, args.seed)
-    tallies = arena.run(args.arena_games or args.games, args.seed, every=0, out=sys.stderr)
+    tallies = arena.run(simulate(), PERSONAS, args.arena_games or args.games, args.seed, every=0, out=sys.stderr)
     print(report(games, tallies, args.seed))
     print(f"({time.perf_counter() - started:.0f}s)", file=sys.stderr)
 

@@ -1,7 +1,7 @@
 """Bot-only games over HTTP: every seat is an official bot playing through the public API.
 
-    python -m app.bots.selfplay --games 500 [--tables 10]                 # spawns a server on a temp SQLite file
-    python -m app.bots.selfplay --games 500 --base-url http://127.0.0.1:8000 [--official-key …]
+    python -m tools.selfplay --games 500 [--tables 10]                 # spawns a server on a temp SQLite file
+    python -m tools.selfplay --games 500 --base-url http://127.0.0.1:8000 [--official-key …]
 
 Registers 6 official agents per concurrent table (`bot_selfplay1@wodi`, … — personas in turn), and at each
 table one bot creates a match and the others join; the game mix cycles through `CONFIGS`. Prints a progress
@@ -28,7 +28,7 @@ import httpx
 
 from app.bots.personas import PERSONAS
 from app.bots.player import BotStats, MatchPlayer, error_code
-from app.bots.runner import register_bot
+from app.bots.pool import register_bot
 from app.settings import get_settings
 
 WATCHED = ("speech_contains_secret_word", "text_too_long", "wrong_phase")
@@ -166,7 +166,7 @@ def main(argv: list[str] | None = None) -> None:
     official_key = args.official_key or get_settings().official_bot_key
     process = None
     if args.base_url is None:
-        from app.bench import spawn
+        from tools.bench import spawn
 
         process = spawn(f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/selfplay.db", args.port)
         args.base_url = f"http://127.0.0.1:{args.port}"

@@ -1,8 +1,8 @@
 """Benchmark: people start tables against the official bots (issue 17's 开一局), over real HTTP.
 
-    python -m app.bench_play                       # spawns a server with its bots on a fresh SQLite file
-    python -m app.bench_play --tables 20 --spread 2 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_bench
-    python -m app.bench_play --base-url http://127.0.0.1:8000   # a running server (its bots must be on)
+    python -m tools.bench_play                       # spawns a server with its bots on a fresh SQLite file
+    python -m tools.bench_play --tables 20 --spread 2 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_bench
+    python -m tools.bench_play --base-url http://127.0.0.1:8000   # a running server (its bots must be on)
 
 Opens `--tables` quick starts (`POST /api/play`, a guest each, default choices: six seats, five bots) spread evenly
 over `--spread` seconds, then for each long-polls the guest's view until the room stops waiting. Prints, per table
@@ -31,8 +31,8 @@ from typing import Any
 
 import httpx
 
-from app.bench import percentile, spawn
 from app.bots.personas import PERSONAS
+from tools.bench import percentile, spawn
 
 TARGET = 2.0  # seconds: issue 17's "fully seated within 2 s of their creation"
 

@@ -1,4 +1,4 @@
-"""Several server processes on one PostgreSQL, to try the scale-out locally: `python -m app.cluster -n 2`.
+"""Several server processes on one PostgreSQL, to try the scale-out locally: `python -m tools.cluster -n 2`.
 
 Each process is a plain `python -m app` on its own port (WODI_PORT, WODI_PORT+1, …); put any HTTP load
 balancer in front, no sticky sessions needed. With WODI_METRICS_PORT set, each serves `/metrics` on its own metrics

@@ -1,0 +1,190 @@
+"""The official bot agents' pool: who they are, their keys, and how the pool grows.
+
+Two agents per persona at the start (`bot_adai@wodi`, `bot_adai2@wodi`, …; registering an official bot again hands
+out a fresh key, so no key file is needed). The pool grows on demand: when a room needs a persona none of whose
+agents is idle, the persona's next agent (`bot_adai3@wodi`, …) is made, up to `pool_max` per persona (the server
+passes `WODI_BOT_POOL_MAX`). With `reserve`, idle agents are registered ahead of demand in the background:
+`reserve` per persona at rest, doubled (for every persona at once, within `pool_max`) each time a room finds a
+persona without an idle agent, halved again after `RESERVE_DECAY` quiet seconds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass
+
+import httpx
+
+from app.bots.personas import PERSONAS, Persona
+from app.bots.player import error_code
+
+log = logging.getLogger("app.bots")
+
+FATAL_REGISTRATION = ("official_bot_disabled", "invalid_official_bot_key")
+RESERVE_DECAY = 120.0  # seconds without a room going short before the reserve halves
+
+
+@dataclass
+class BotAgent:
+    """One official bot agent: its handle, persona, current key and the table it sits at (if any)."""
+
+    handle: str
+    display_name: str
+    persona: Persona
+    key: str = ""
+    match_id: str | None = None
+
+    @property
+    def idle(self) -> bool:
+        return bool(self.key) and self.match_id is None
+
+
+class RegistrationRefused(RuntimeError):
+    """The server will not register official bots with this key; retrying cannot help."""
+
+
+async def register_bot(client: httpx.AsyncClient, official_key: str, handle: str, display_name: str,
+                       persona: Persona) -> str:
+    """(Re-)register one official bot; returns its fresh API key."""
+    body = {"name": handle, "display_name": display_name,
+            "bio": f"Wodi 官方机器人。发言：{persona.style}；投票：{persona.tendency}。"}
+    response = await client.post("/api/agents", json=body, headers={"X-Official-Bot-Key": official_key})
+    if response.status_code == 201:
+        return str(response.json()["api_key"])
+    code = error_code(response)
+    if code in FATAL_REGISTRATION:
+        raise RegistrationRefused(f"registering {handle}: {code}")
+    raise RuntimeError(f"registering {handle}: HTTP {response.status_code} {code}")
+
+
+class Pool:
+    """The agents, their registration and the reserve; `client` is set while the filler runs."""
+
+    def __init__(self, official_key: str, agents_per_persona: int = 2, pool_max: int | None = None,
+                 reserve: int = 0) -> None:
+        self.official_key = official_key
+        self.agents = [BotAgent(p.handle(i), p.name_for(i), p) for i in range(1, agents_per_persona + 1)
+                       for p in PERSONAS]
+        self.pool_max = max(pool_max or agents_per_persona, agents_per_persona)
+        self.grown = 0  # agents registered beyond the first `agents_per_persona` of each persona
+        self.reserve = reserve  # idle agents per persona to keep registered ahead of demand (within pool_max)
+        self.wanted = reserve  # the reserve now: doubles when a room finds no idle agent, halves after quiet
+        self._short_at = 0.0  # monotonic time a room last found a persona without an idle agent
+        self.topping_up: asyncio.Task[None] | None = None
+        self.client: httpx.AsyncClient | None = None
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        if self.client is None:
+            raise RuntimeError("the lobby filler is not started")
+        return self.client
+
+    def size(self) -> int:
+        """Bot agents registered (holding a key) now."""
+        return sum(1 for agent in self.agents if agent.key)
+
+    def idle_count(self) -> int:
+        """Registered bot agents sitting at no table."""
+        return sum(1 for agent in self.agents if agent.idle)
+
+    async def register(self, agent: BotAgent) -> None:
+        """(Re-)register one agent: it gets a fresh key."""
+        agent.key = await register_bot(self.http, self.official_key, agent.handle, agent.display_name, agent.persona)
+
+    async def register_all(self) -> None:
+        for agent in self.agents:
+            await self.register(agent)
+
+    def free_agent(self, persona: Persona, taken: list[BotAgent], *, grow: bool) -> BotAgent | None:
+        """An idle agent of `persona` not in `taken`; with `grow`, else one of the pool's agents not registered yet
+        (its registration failed before)."""
+        agent = next((a for a in self.agents if a.persona is persona and a.idle and a not in taken), None)
+        if agent is not None or not grow:
+            return agent
+        return next((a for a in self.agents if a.persona is persona and not a.key and a.match_id is None
+                     and a not in taken), None)
+
+    def short(self) -> None:
+        """A room found a persona without an idle agent: demand outran the reserve, so double it (every persona
+        at once, within `pool_max`) and register the difference ahead of the next rooms."""
+        self._short_at = time.monotonic()
+        if self.reserve > 0:
+            self.wanted = min(self.pool_max, max(self.wanted * 2, self.reserve + 1))
+
+    def _reserve_now(self) -> int:
+        """`wanted`, halved (not below `reserve`) for every `RESERVE_DECAY` seconds no room went short."""
+        quiet = time.monotonic() - self._short_at
+        if self.wanted > self.reserve and quiet >= RESERVE_DECAY:
+            self.wanted = max(self.reserve, self.wanted // 2)
+            self._short_at = time.monotonic()
+        return self.wanted
+
+    def top_up(self) -> None:
+        """In the background, register agents until every persona has the reserve's idle ones (within
+        `pool_max`), so the next burst of rooms does not wait for registrations."""
+        if self.reserve <= 0 or (self.topping_up is not None and not self.topping_up.done()):
+            return
+        fresh = self._reserve_batch()
+        if fresh:
+            self.topping_up = asyncio.create_task(self._register_reserve(fresh), name="wodi-bot-reserve")
+
+    def _reserve_batch(self) -> list[BotAgent]:
+        """The pool's next agents, for every persona short of the reserve, held (not idle) until registered."""
+        fresh: list[BotAgent] = []
+        wanted = self._reserve_now()
+        for persona in PERSONAS:
+            idle = sum(a.persona is persona and a.idle for a in self.agents)
+            for _ in range(wanted - idle):
+                agent = self.grow(persona)
+                if agent is None:
+                    break
+                agent.match_id = ""  # held while it registers: no lineup takes an agent without a key
+                fresh.append(agent)
+        return fresh
+
+    async def _register_reserve(self, fresh: list[BotAgent]) -> None:
+        """Register `fresh`, then whatever the reserve grew to meanwhile, until it is met."""
+        while fresh:
+            try:
+                registered = await self.register_new(fresh)
+            except Exception as exc:  # noqa: BLE001 - the reserve is a head start only; rooms register what they lack
+                log.warning("lobby filler: registering the reserve failed: %s", exc)
+                return
+            finally:
+                for agent in fresh:
+                    agent.match_id = None
+            fresh = self._reserve_batch() if registered else []
+
+    async def register_new(self, fresh: list[BotAgent]) -> bool:
+        """Register the pool's new agents (concurrently); False if any fails (a later lineup tries it again)."""
+        if not fresh:
+            return True
+        results = await asyncio.gather(*(register_bot(self.http, self.official_key, a.handle, a.display_name,
+                                                      a.persona) for a in fresh), return_exceptions=True)
+        failed = False
+        for agent, result in zip(fresh, results, strict=True):
+            if isinstance(result, BaseException):
+                log.warning("registering %s failed: %s", agent.handle, result)
+                failed = True
+            else:
+                agent.key = result
+                self.grown += 1
+        if any(isinstance(r, RegistrationRefused) for r in results):
+            raise next(r for r in results if isinstance(r, RegistrationRefused))
+        return not failed
+
+    def spare(self, persona: Persona) -> int:
+        """The persona's agents at no table, plus the ones the pool may still make."""
+        mine = [a for a in self.agents if a.persona is persona]
+        return sum(a.match_id is None for a in mine) + self.pool_max - len(mine)
+
+    def grow(self, persona: Persona) -> BotAgent | None:
+        """The persona's next agent (not yet registered), or None when the persona's pool is full."""
+        count = sum(a.persona is persona for a in self.agents)
+        if count >= self.pool_max:
+            return None
+        agent = BotAgent(persona.handle(count + 1), persona.name_for(count + 1), persona)
+        self.agents.append(agent)
+        return agent

@@ -1,0 +1,94 @@
+"""The seated official bots: one asyncio task per agent at a table, playing it through `MatchPlayer`.
+
+After a restart the agents go back to the tables they still sit at (`resume`). An agent whose key the server no
+longer accepts is registered again; whatever ends its game, it is free for the next room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+from typing import Any
+
+from app.bots.llm import LLMBrain
+from app.bots.player import BotKeyRejected, BotStats, MatchPlayer
+from app.bots.pool import BotAgent, Pool
+
+log = logging.getLogger("app.bots")
+
+
+class Seats:
+    """The play task of every seated agent of `pool`."""
+
+    def __init__(self, pool: Pool, stats: BotStats, rng: random.Random, *, llm: LLMBrain | None = None,
+                 think: float = 1.0, poll_wait: float = 25.0) -> None:
+        self.pool = pool
+        self.stats = stats
+        self.rng = rng
+        self.llm = llm
+        self.think = think
+        self.poll_wait = poll_wait
+        self.tasks: dict[str, asyncio.Task[None]] = {}  # handle → play task
+
+    def seated(self, agent: BotAgent) -> bool:
+        return agent.handle in self.tasks
+
+    def busy(self) -> dict[str, str]:
+        """Handle → match of every bot agent sitting at a table."""
+        return {a.handle: a.match_id for a in self.pool.agents if a.match_id and a.handle in self.tasks}
+
+    async def resume(self) -> None:
+        """After a restart, go back to the tables our agents still sit at."""
+        for agent in self.pool.agents:
+            response = await self.pool.http.get("/api/agents/me/active", headers=bearer(agent.key))
+            response.raise_for_status()
+            active = response.json().get("active")
+            if active and agent.handle not in self.tasks:
+                log.info("%s: back to %s (%s)", agent.handle, active["match_id"], active["status"])
+                self.seat(agent, str(active["match_id"]))
+
+    def seat(self, agent: BotAgent, match_id: str) -> None:
+        agent.match_id = match_id
+        self.tasks[agent.handle] = asyncio.create_task(self._play(agent, match_id), name=f"wodi-bot-{agent.handle}")
+
+    async def _play(self, agent: BotAgent, match_id: str) -> None:
+        player = MatchPlayer(self.pool.http, agent.key, match_id, agent.persona, llm=self.llm, stats=self.stats,
+                             rng=random.Random(self.rng.random()), think=self.think,
+                             wait=self.poll_wait, name=agent.handle)
+        try:
+            final = await player.run()
+            self.stats.games += 1
+            log.info("%s finished %s: %s", agent.handle, match_id, _outcome(final, player.seat))
+        except BotKeyRejected as exc:
+            log.warning("%s: key rejected (%s); re-registering", agent.handle, exc)
+            with contextlib.suppress(Exception):
+                await self.pool.register(agent)
+        except Exception:
+            log.exception("%s: play loop for %s failed", agent.handle, match_id)
+        finally:
+            agent.match_id = None
+            self.tasks.pop(agent.handle, None)
+
+    def cancel(self) -> list[asyncio.Task[None]]:
+        """Every play task, cancelled (the caller awaits them); the agents are free."""
+        tasks = list(self.tasks.values())
+        for task in tasks:
+            task.cancel()
+        self.tasks.clear()
+        return tasks
+
+
+def _outcome(final: dict[str, Any] | None, seat: int | None) -> str:
+    if final is None:
+        return "match gone"
+    result = final.get("result") or {}
+    if final.get("status") == "aborted":
+        return f"aborted ({result.get('reason')})"
+    won = seat in (result.get("winning_seats") or [])
+    return f"{result.get('winner_camp')} camp won ({result.get('reason')}); seat {seat} {'won' if won else 'lost'}"
+
+
+def bearer(key: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {key}"}
