@@ -1,7 +1,8 @@
 """The waiting rooms the official bots take seats in, and the line-up each room gets.
 
 A room that has waited at least `fill_after` seconds (by its `created_at`) gets idle bots — at most
-`max_per_persona` of each persona per room, each agent at one table at a time. By default bots only sit down when
+`max_per_persona` of each persona per room (more when the room has more seats than there are personas, so a room of
+any size fills), each agent at one table at a time. By default bots only sit down when
 they can take *every* open seat (a seated bot cannot leave a waiting room, so a half-filled 12-seat room would hold
 them for the whole waiting-room TTL); `partial=True` lets them half-fill. A game may cap the seats bots take in one
 room (`app.games.installed.BOT_SEATS`), so a room missing more waits for players. Rooms marked `fill_now` (the
@@ -106,7 +107,10 @@ class Lobby:
         """The idle bots that would take the room's open seats, personas in random order (with `grow`, the
         personas with the most free agents first, so the pool is used evenly and grows only when it must)."""
         seated = _personas_seated(room)
-        order = list(PERSONAS) * self.max_per_persona
+        # A room of any size fills: with more open seats than personas, each persona sends as many agents as it
+        # takes (12 seats: two of each), never fewer than `max_per_persona`.
+        cap = max(self.max_per_persona, -(-(int(room["seats_open"]) + sum(seated.values())) // len(PERSONAS)))
+        order = list(PERSONAS) * cap
         self.rng.shuffle(order)
         if grow:
             order.sort(key=lambda p: -self.pool.spare(p))
@@ -115,7 +119,7 @@ class Lobby:
         for persona in order:
             if len(lineup) >= int(room["seats_open"]):
                 break
-            if seated.get(persona.slug, 0) >= self.max_per_persona:
+            if seated.get(persona.slug, 0) >= cap:
                 continue
             agent = self.pool.free_agent(persona, lineup, grow=grow)
             if agent is None and grow:

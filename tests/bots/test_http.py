@@ -161,8 +161,10 @@ async def test_a_wrong_official_key_turns_the_filler_off(server: Server, wiped: 
     await empty.stop()
 
 
-async def test_partial_fill_puts_at_most_one_bot_per_persona_in_each_room(server: Server, wiped: None) -> None:
-    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, partial=True)
+async def test_partial_fill_spreads_a_short_pool_over_rooms_and_resumes_after_a_restart(server: Server,
+                                                                                     wiped: None) -> None:
+    short = {"agents_per_persona": 1, "pool_max": 1}  # a pool of six that cannot grow
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, partial=True, **short)
     try:
         async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
             big = Table(client, 1, n_players=12, n_undercover=3)
@@ -171,18 +173,21 @@ async def test_partial_fill_puts_at_most_one_bot_per_persona_in_each_room(server
             await small.open(fill=False)
             await filler.start()
 
-            async def both_seated() -> bool:
-                return len(filler.busy()) == 12
+            async def pool_seated() -> bool:  # 18 open seats, a pool of 6: all six sit, no room completes
+                return len(filler.busy()) == 6
 
-            await _until(both_seated, 150)
+            await _until(pool_seated, 150)
+            bots = 0
             for table in (big, small):
                 snap = await table.snap(0)
-                assert snap["status"] == "waiting"  # six bots at most: one per persona
-                slugs = [persona_of_handle(p["name"]) for p in snap["players"] if p["seat"] != 0]
-                assert len(slugs) == 6 and len({p.slug for p in slugs if p}) == 6
+                assert snap["status"] == "waiting"  # no room is full: both wait (partly filled)
+                slugs = Counter(p.slug for p in (persona_of_handle(x["name"]) for x in snap["players"][1:]) if p)
+                bots += sum(slugs.values())
+            assert bots == 6
             seated = filler.busy()
             await filler.stop()  # a restart: the new filler gets fresh keys and goes back to the same rooms
-            filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, partial=True)
+            filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, partial=True,
+                                 **short)
             await filler.start()
 
             async def resumed() -> bool:
@@ -201,49 +206,91 @@ async def test_partial_fill_puts_at_most_one_bot_per_persona_in_each_room(server
         await filler.stop()
 
 
-async def test_by_default_bots_only_take_rooms_they_can_complete(server: Server, wiped: None) -> None:
+async def test_by_default_bots_take_a_room_only_when_they_can_complete_it(server: Server, wiped: None) -> None:
+    """A pool of twelve (two agents a persona): a 12-seat room takes eleven; a 4-seat room then waits with no bot
+    (one idle agent cannot complete it, and a seated bot cannot leave a waiting room) until the big game ends."""
     filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0)
     try:
         async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
-            big = Table(client, 1, n_players=12, n_undercover=3)
+            big = Table(client, 1, n_players=12, n_undercover=3, speak_timeout=2, vote_timeout=2)
             await big.open(fill=False)
+            await filler.start()
+            snap = await big.snap(0)
+            while snap["status"] == "waiting":
+                snap = await big.snap(0, wait=5, wait_for="any_change")
+            slugs = Counter(p.slug for p in (persona_of_handle(x["name"]) for x in snap["players"][1:]) if p)
+            assert sum(slugs.values()) == 11 and max(slugs.values()) == 2  # more seats than personas: two each
             small = Table(client, 1, n_players=4, n_undercover=1, speak_timeout=2, vote_timeout=2)
             await small.open(fill=False)
-            await filler.start()
+            await asyncio.sleep(1.0)  # several passes of the filler
+            assert [p["seat"] for p in (await small.snap(0))["players"]] == [0]
+            conceded = await client.post(f"/api/matches/{big.match_id}/concede", headers=big.h(0))
+            assert conceded.status_code == 200, conceded.text
+            assert (await big.snap(None, wait=25, wait_for="match_finished"))["status"] == "finished"
             snap = await small.snap(0)
             while snap["status"] == "waiting":
                 snap = await small.snap(0, wait=5, wait_for="any_change")
-            conceded = await client.post(f"/api/matches/{small.match_id}/concede", headers=small.h(0))
-            assert conceded.status_code == 200, conceded.text
+            assert snap["status"] == "in_progress" and len(snap["players"]) == 4
+            await client.post(f"/api/matches/{small.match_id}/concede", headers=small.h(0))
             assert (await small.snap(None, wait=20, wait_for="match_finished"))["status"] == "finished"
-            assert [p["seat"] for p in (await big.snap(0))["players"]] == [0]  # 11 open seats > 6 personas
-            await client.post(f"/api/matches/{big.match_id}/abort", headers=big.h(0))
-    finally:
-        await filler.stop()
-
-
-async def test_two_bots_per_persona_can_fill_a_twelve_seat_table(server: Server, wiped: None) -> None:
-    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, max_per_persona=2)
-    try:
-        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
-            table = Table(client, 1, n_players=12, n_undercover=3)
-            await table.open(fill=False)
-            await filler.start()
-            snap = await table.snap(0)
-            while snap["status"] == "waiting":
-                snap = await table.snap(0, wait=5, wait_for="any_change")
-            slugs = Counter(p.slug for p in (persona_of_handle(x["name"]) for x in snap["players"][1:]) if p)
-            assert sum(slugs.values()) == 11 and max(slugs.values()) == 2
-            conceded = await client.post(f"/api/matches/{table.match_id}/concede", headers=table.h(0))
-            assert conceded.status_code == 200, conceded.text
-            final = await table.snap(None, wait=25, wait_for="match_finished")
-            assert final["status"] == "finished"
 
             async def idle() -> bool:
                 return not filler.busy()
 
-            await _until(idle, 100)
+            await _until(idle, 150)
         assert sum(filler.stats.errors.values()) == 0, filler.stats.errors
+    finally:
+        await filler.stop()
+
+
+async def _host_plays(client: httpx.AsyncClient, url: str, headers: dict[str, str], game: str) -> dict[str, Any]:
+    """Wait for the room to fill, then play the host's seat with the game's own brain to the end."""
+    decide, rng = brains()[game], random.Random(5)
+    snap = (await client.get(url, headers=headers)).json()
+    while snap["status"] == "waiting":
+        snap = (await client.get(url, params={"wait": 5, "wait_for": "any_change"}, headers=headers)).json()
+    assert snap["status"] == "in_progress"
+    assert all(p["is_official"] for p in snap["players"] if p["seat"] != 0), "every other seat is a bot"
+    while snap["status"] == "in_progress":
+        snap = (await client.get(url, params={"wait": 10, "wait_for": "your_turn"}, headers=headers)).json()
+        if snap["status"] == "in_progress" and snap["you"]["your_turn"]:
+            body = decide(snap, "yingyan", rng)
+            assert body is not None
+            answer = await client.post(f"{url}/action", json=body, headers=headers)
+            assert answer.status_code in (200, 409), answer.text  # 409: a clock moved the match meanwhile
+    return dict(snap)
+
+
+async def test_rooms_of_any_size_fill_and_play_to_the_end(server: Server, wiped: None) -> None:
+    """Issue 33: a 9-seat werewolf room (the classic preset) and a 12-seat undercover room, each opened by one
+    agent, fill with bots after `fill_after` and play to the end (the pool grows as it must)."""
+    filler = LobbyFiller(server.base_url, KEY, fill_after=1.0, poll_interval=0.2, think=0.0, pool_max=4)
+    clocks = {"speak_timeout": 20, "vote_timeout": 20}  # nobody waits for them: every seat acts at once
+    rooms = (("werewolf", {"n_players": 9, "night_timeout": 20, **clocks}),
+             ("undercover", {"n_players": 12, "n_undercover": 3, **clocks}))
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            hosts = []
+            for game, config in rooms:
+                me = (await client.post("/api/agents", json={"name": f"host-of-{game}"})).json()
+                headers = {"Authorization": f"Bearer {me['api_key']}"}
+                created = await client.post("/api/matches", json={"game": game, "config": config}, headers=headers)
+                assert created.status_code == 201, created.text
+                hosts.append((f"/api/matches/{created.json()['match_id']}", headers, game))
+            await filler.start()
+            finals = await asyncio.gather(*(_host_plays(client, url, headers, game) for url, headers, game in hosts))
+            for final, (_, config) in zip(finals, rooms, strict=True):
+                assert final["status"] == "finished" and len(final["players"]) == config["n_players"]
+                joined = _joined_after(final, set(range(1, config["n_players"])))
+                assert len(joined) == config["n_players"] - 1 and min(joined) >= filler.fill_after
+
+            async def idle() -> bool:
+                return not filler.busy()
+
+            await _until(idle, 150)
+        # Three wolves read the same night step; the first knife closes it, and a wolf that read it open just
+        # before is refused as stale (and reads again). Nothing else may be refused.
+        assert set(filler.stats.errors) <= {"not_your_night_turn"}, filler.stats.errors
     finally:
         await filler.stop()
 
