@@ -14,7 +14,7 @@ from typing import Any
 from app.games.script_kill import brain as script_kill_brain
 from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER
 from app.games.werewolf import brain as werewolf_brain
 from app.games.werewolf.game import WerewolfGame
 
@@ -28,7 +28,7 @@ script_kill room starts with at least 3 agents or people). Games not listed: any
 def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""
     return [
-        (UndercoverGame(), undercover_brain.decide),
+        (UNDERCOVER, undercover_brain.decide),
         (WerewolfGame(), werewolf_brain.decide),
         (SCRIPT_KILL, script_kill_brain.decide),
     ]

@@ -9,8 +9,8 @@ import pytest
 from app.bots import arena
 from app.bots.personas import PERSONAS
 from app.bots.sim import play_game, seat_snapshot
-from app.games.undercover import Join, apply, new_match, parse_config
 from app.games.undercover.wordpairs import default_library
+from tests.games.undercover.rules import Join, apply, new_match, parse_config
 
 
 def test_a_seat_snapshot_shows_only_what_that_seat_may_see() -> None:

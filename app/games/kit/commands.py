@@ -22,6 +22,9 @@ class Join(GameCommand):
     type: Literal["join"] = "join"
     name: str
     display_name: str
+    # Content keys the deal should not draw, if the library allows (`registry.RemembersContent`); left out of dumps
+    # when empty.
+    avoid: tuple[str, ...] = Field((), strict=False, exclude_if=lambda keys: not keys)
 
 
 class Act(GameCommand):

@@ -4,6 +4,7 @@ and the match summary."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from app.games.base import GameError, MatchStatus, MatchSummary, TimerSummary
@@ -82,3 +83,18 @@ def run_phases(step: Any, command: object, handlers: Mapping[type, PhaseRule],
         nxt = handler_for(handlers, command)(step, command)
     while nxt is not None:
         nxt = openers[type(nxt)](step, nxt)
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    """A transition: a living seat conceded and the match goes on; the current phase carries on without it."""
+
+    seat: int
+
+
+def carry_on(by_stage: Mapping[str, Callable[[Any, int], object]]) -> PhaseRule:
+    """The opener of `SeatLeft`: the current stage's handler of a seat that left (none: nothing to do)."""
+    def opener(step: Any, left: SeatLeft) -> object:
+        handler = by_stage.get(step.state.stage)
+        return None if handler is None else handler(step, left.seat)
+    return opener

@@ -1,13 +1,15 @@
 """What a phase handler says comes next: plain data, opened by the one table in `rules`.
 
 A handler never calls into another phase. It finishes its own work and returns one of these
-(or None: the match waits for the next command, or has ended), and `rules.apply` opens it, which
-may in turn name the next one (an empty reveal passes straight on to the next round).
+(or None: the match waits for the next command, or has ended), and the kit opens it (`game.OPENERS`), which
+may in turn name the next one (an empty reveal passes straight on to the next round). `SeatLeft` is the kit's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from app.games.kit.dispatch import SeatLeft
 
 
 @dataclass(frozen=True)
@@ -52,13 +54,6 @@ class Reveal:
     """Open `reveal_round_N` after the round's `round_resolved`; `eliminated` is the seat voted out."""
 
     eliminated: int | None
-
-
-@dataclass(frozen=True)
-class SeatLeft:
-    """A living seat conceded and the match goes on: the current phase carries on without it."""
-
-    seat: int
 
 
 Transition = (SpeakRound | PkRound | SpeechesDone | DebateRound | VoteRound | PkConceded | Reveal | SeatLeft

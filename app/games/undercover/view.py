@@ -10,46 +10,36 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import GameError
 from app.games.kit import voting as tally
-from app.games.undercover.allowed import allowed_actions
-from app.games.undercover.state import MatchState
+from app.games.undercover.state import MatchState, Player
 
 ACTING = frozenset({"speak", "vote", "last_words", "guess_word", "debate"})
 
 
-def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
-    """The table; a living seat's role and word only with `god=True`."""
-    rows = []
-    for p in state.players:
-        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "display_name": p.display_name,
-                               "alive": p.alive}
-        if not p.alive:
-            row.update(eliminated_in=p.eliminated_in, revealed_role=p.revealed_role)
-        if p.taken_over:
-            row["taken_over"] = True
-        if god:
-            row.update(role=p.role, word=p.word)
-        rows.append(row)
-    return rows
+def row(state: MatchState, p: Player, god: bool) -> dict[str, Any]:
+    """A seat's row besides seat, name, display_name and alive: a dead seat's revealed role; its role and word only
+    with `god=True`."""
+    row: dict[str, Any] = {}
+    if not p.alive:
+        row.update(eliminated_in=p.eliminated_in, revealed_role=p.revealed_role)
+    if p.taken_over:
+        row["taken_over"] = True
+    if god:
+        row.update(role=p.role, word=p.word)
+    return row
 
 
-def you_view(state: MatchState, seat: int) -> dict[str, Any]:
-    """The `you` block of a player's snapshot."""
-    player = state.seat(seat)
-    if player is None:
-        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+def you(state: MatchState, seat: int) -> dict[str, Any]:
+    """The `you` block of a player's snapshot besides seat, alive and allowed_actions."""
+    player = state.players[seat]
     action = next_action(state, seat)
     in_vote = state.stage == "vote"
     return {
-        "seat": seat,
-        "alive": player.alive,
         "role": player.role,
         "word": player.word,
         "your_turn": action in ACTING,
         "next_action": action,
         "has_voted_this_round": (seat in state.votes) if in_vote else None,
-        "allowed_actions": allowed_actions(state, seat),
     }
 
 
@@ -92,14 +82,6 @@ def _debate_fields(state: MatchState) -> dict[str, Any]:
     if state.stage != "debate":
         return {}
     return {"debate_round": state.debate_index, "debate_rounds": state.config.debate_rounds}
-
-
-def role_set(state: MatchState, seat: int) -> frozenset[str]:
-    """The roles `seat` holds, for `private:role:R` visibility (empty before the deal)."""
-    player = state.seat(seat)
-    if player is None or player.role is None:
-        return frozenset()
-    return frozenset({player.role})
 
 
 def wordpair(state: MatchState) -> dict[str, str] | None:
