@@ -16,7 +16,7 @@ from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import GAME as UNDERCOVER
 from app.games.werewolf import brain as werewolf_brain
-from app.games.werewolf.game import WerewolfGame
+from app.games.werewolf.game import GAME as WEREWOLF
 
 Brain = Callable[..., dict[str, Any] | None]
 
@@ -29,7 +29,7 @@ def installed() -> list[tuple[Any, Brain | None]]:
     """(game, brain or None) for every game, the default first."""
     return [
         (UNDERCOVER, undercover_brain.decide),
-        (WerewolfGame(), werewolf_brain.decide),
+        (WEREWOLF, werewolf_brain.decide),
         (SCRIPT_KILL, script_kill_brain.decide),
     ]
 

@@ -3,7 +3,7 @@ the request *is* the command."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictInt
 
@@ -33,16 +33,6 @@ class Act(GameCommand):
     type: Literal["act"] = "act"
     seat: int
     request: SerializeAsAny[BaseModel]
-
-
-class Vote(GameCommand):
-    """A living seat votes to send another out (the simultaneous vote of `voting`)."""
-
-    type: Literal["vote"] = "vote"
-    seat: int
-    target_seat: int
-    comment: str | None = None
-    analysis: dict[str, Any] | None = None
 
 
 class Concede(GameCommand):

@@ -16,8 +16,6 @@ from app.games.kit.state import RoundSeat, RoundState
 from app.games.undercover.config import UndercoverConfig
 
 Role = Literal["civilian", "undercover", "blank"]
-TimerKind = Literal["speak_warning", "speak_expire", "vote_warning", "vote_expire", "reveal_expire",
-                    "debate_expire"]
 RevealKind = Literal["guess_word", "last_words"]
 
 

@@ -1,13 +1,16 @@
 """What a phase handler says comes next: plain data, opened by the one table in `rules`.
 
 A handler never calls into another phase: it finishes its own work and returns one of these (or
-None: the match waits for the next command, or has ended), and `rules.apply` opens it, which may
-name the next one (an empty queue of dead seats' actions passes straight on to the day).
+None: the match waits for the next command, or has ended), and the kit opens it (`game.GAME`'s openers), which
+may name the next one (an empty queue of dead seats' actions passes straight on to the day). `SeatLeft` is the
+kit's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from app.games.kit.dispatch import SeatLeft
 
 
 @dataclass(frozen=True)
@@ -47,13 +50,6 @@ class PkRound:
 @dataclass(frozen=True)
 class VoteRound:
     """Open `vote_round_N` (the PK's vote when the PK is on)."""
-
-
-@dataclass(frozen=True)
-class SeatLeft:
-    """A living seat conceded and the match goes on: the current phase carries on without it."""
-
-    seat: int
 
 
 Transition = NightFalls | WitchWakes | Dawn | NextPending | SpeakRound | PkRound | VoteRound | SeatLeft | None

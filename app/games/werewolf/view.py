@@ -11,48 +11,39 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import GameError
 from app.games.kit import voting as tally
 from app.games.werewolf import deaths, night, pending, witch
-from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.state import MatchState, Player
 
 ACTING = frozenset({"night_action", "speak", "vote", "shoot", "last_words"})
 
 
-def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
-    """The table; a dead seat's shown card; every seat's role, camp and cause of death only with `god=True`."""
-    rows = []
-    for p in state.players:
-        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive}
-        if p.taken_over:
-            row["taken_over"] = True
-        if not p.alive:
-            row.update(died_in=p.died_in, conceded=p.conceded, **deaths.revealed(state, p.seat))
-        if god:
-            row.update(role=p.role, camp=p.camp, death_cause=p.death_cause)
-        rows.append(row)
-    return rows
+def row(state: MatchState, p: Player, god: bool) -> dict[str, Any]:
+    """A seat's row besides seat, name, display_name and alive: a dead seat's shown card; its role, camp and cause
+    of death only with `god=True`."""
+    row: dict[str, Any] = {}
+    if p.taken_over:
+        row["taken_over"] = True
+    if not p.alive:
+        row.update(died_in=p.died_in, conceded=p.conceded, **deaths.revealed(state, p.seat))
+    if god:
+        row.update(role=p.role, camp=p.camp, death_cause=p.death_cause)
+    return row
 
 
-def you_view(state: MatchState, seat: int) -> dict[str, Any]:
-    """The `you` block of a player's snapshot: its role and what that role knows."""
-    player = state.seat(seat)
-    if player is None:
-        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+def you(state: MatchState, seat: int) -> dict[str, Any]:
+    """The `you` block of a player's snapshot besides seat, alive and allowed_actions: its role and what that role
+    knows."""
+    player = state.players[seat]
     action = next_action(state, seat)
-    you: dict[str, Any] = {
-        "seat": seat,
-        "alive": player.alive,
+    return {
         "role": player.role,
         "camp": player.camp,
         "your_turn": action in ACTING,
         "next_action": action,
         "has_voted_this_round": (seat in state.votes) if state.stage == "vote" else None,
-        "allowed_actions": allowed_actions(state, seat),
+        **_knowledge(state, player),
     }
-    you.update(_knowledge(state, player))
-    return you
 
 
 def _knowledge(state: MatchState, player: Player) -> dict[str, Any]:
@@ -122,11 +113,3 @@ def god_fields(state: MatchState) -> dict[str, Any]:
 def _save_targets(state: MatchState) -> list[int]:
     holder = state.holder("witch")
     return witch.save_targets(state, holder.seat) if holder and state.stage == "night" else []
-
-
-def role_set(state: MatchState, seat: int) -> frozenset[str]:
-    """The roles `seat` holds, for `private:role:R` visibility (empty before the deal)."""
-    player = state.seat(seat)
-    if player is None or player.role is None:
-        return frozenset()
-    return frozenset({player.role})
