@@ -20,13 +20,18 @@ class Timer(BaseModel):
     token: int
 
 
-class KitSeat(BaseModel):
-    """One seat: who sits there, its role once dealt (None before), whether it left or the official bot plays it."""
+class SeatRow(BaseModel):
+    """Who sits in a seat, and its role once dealt (None before)."""
 
     seat: int
     name: str
     display_name: str
     role: str | None = None
+
+
+class KitSeat(SeatRow):
+    """One seat: who sits there, its role once dealt, whether it left or the official bot plays it."""
+
     conceded: bool = False
     taken_over: bool = False
 
@@ -107,14 +112,10 @@ class RoundTableMethods(Generic[PlayerT]):
         return [p.seat for p in self.players if p.alive]
 
 
-class RoundSeat(BaseModel):
+class RoundSeat(SeatRow):
     """A seat of a round-based game, where a seat can go out of the game (voted out, killed, conceded): `alive` is
     its own field; `role` is the game's (subclasses narrow its type and add their fields)."""
 
-    seat: int
-    name: str
-    display_name: str
-    role: str | None = None
     alive: bool = True
     conceded: bool = False
     taken_over: bool = False

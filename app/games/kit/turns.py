@@ -20,6 +20,21 @@ SPEAK_EXPIRE, SPEAK_WARNING = "speak_expire", "speak_warning"
 
 
 @dataclass(frozen=True)
+class SpeakRound:
+    """A transition: open `speak_round_N` (with `round_index`: of that round, else of the state's)."""
+
+    round_index: int | None = None
+
+
+@dataclass(frozen=True)
+class PkRound:
+    """A transition: a tie under `tie_break=revote`; the tied seats speak again, in seat order, then the others vote
+    among them (`Turns.open_pk`)."""
+
+    tied: tuple[int, ...]
+
+
+@dataclass(frozen=True)
 class Turns:
     """One game's floor: what follows the last speaker, whether a half-time warning runs, what a broken PK does."""
 
@@ -39,6 +54,12 @@ class Turns:
         step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
                   deadline_ts=deadline, pk=pk, speaking_order=order)
         self._announce(step)
+
+    def open_pk(self, step: Any, nxt: PkRound) -> object:
+        """The opener of `PkRound`: the tied seats are the PK's candidates and speak again, in seat order."""
+        step.state.pk_candidates = list(nxt.tied)
+        self.open(step, list(nxt.tied), pk=True)
+        return None
 
     def advance(self, step: Any) -> object:
         """Give the floor to the next living seat in order, or, after the last one, `done`."""

@@ -8,7 +8,7 @@ out, but a second tie on the next consecutive round draws at random.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,11 @@ from app.games.kit.checks import is_private, require_in_progress, require_living
 from app.games.kit.table import Table, TableStep
 
 VOTE_EXPIRE, VOTE_WARNING = "vote_expire", "vote_warning"
+
+
+@dataclass(frozen=True)
+class VoteRound:
+    """A transition: open `vote_round_N` for the current round (a PK's vote when the PK is on; `Ballot.open`)."""
 
 
 @dataclass(frozen=True)
@@ -212,3 +217,16 @@ def close_table(step: TableStep, camp: str | None, winners: list[int], losers: l
     state.pending, state.votes, state.pk, state.pk_candidates = [], {}, False, []
     step.stop_clock()
     return {"winner_camp": camp, "winning_seats": winners, "losing_seats": losers, "reason": reason}
+
+
+def vote_accuracy(sides: Mapping[int, str | None], seat: int, events: Sequence[Mapping[str, Any]], side: str,
+                  found: Callable[[str | None], bool]) -> dict[str, float]:
+    """A benchmark figure (`registry.SeatFigures`): for a seat on `side`, the share of its votes (`vote_cast`) that
+    named a seat whose side `found` accepts; {} for a seat on another side and for one that never voted."""
+    if sides.get(seat) != side:
+        return {}
+    targets = [int(e["target_seat"]) for e in events
+               if e.get("type") == "vote_cast" and e.get("seat") == seat and e.get("target_seat") is not None]
+    if not targets:
+        return {}
+    return {"vote_accuracy": sum(1 for t in targets if found(sides.get(t))) / len(targets)}

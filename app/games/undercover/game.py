@@ -129,7 +129,7 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     commands={Concede: concede.concede, Abort: abort_table, TakeOver: take_over_in_round},
     timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "reveal_expire": reveal.on_expire,
             "debate_expire": debate.on_expire},
-    openers={SpeakRound: speaking.open_round, PkRound: speaking.open_pk, SpeechesDone: debate.after_speeches,
+    openers={SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk, SpeechesDone: debate.after_speeches,
              DebateRound: debate.open_debate, VoteRound: voting.BALLOT.open, PkConceded: voting.end_pk_by_concession,
              Reveal: reveal.open_reveal,
              SeatLeft: carry_on({"speak": speaking.TURNS.leave, "vote": voting.BALLOT.leave,

@@ -14,7 +14,7 @@ from app.games.undercover.checks import check_analysis, check_said, remember_sai
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState, Player
 from app.games.undercover.step import Step
-from app.games.undercover.transitions import PkConceded, PkRound, SpeakRound, SpeechesDone, Transition
+from app.games.undercover.transitions import PkConceded, SpeakRound, SpeechesDone, Transition
 
 TURNS = Turns(done=lambda step: SpeechesDone(), warning=True, pk_broken=lambda step: PkConceded())
 
@@ -30,15 +30,9 @@ def round_order(state: MatchState) -> list[int]:
 def open_round(step: Step, nxt: SpeakRound) -> Transition:
     """Enter `speak_round_N` with every living seat in round order."""
     step.state.said = {}
+    assert nxt.round_index is not None
     step.state.round_index = nxt.round_index
     TURNS.open(step, round_order(step.state), pk=False)
-    return None
-
-
-def open_pk(step: Step, nxt: PkRound) -> Transition:
-    """Enter the PK of the current round: the tied seats speak again, in seat order."""
-    step.state.pk_candidates = list(nxt.tied)
-    TURNS.open(step, list(nxt.tied), pk=True)
     return None
 
 

@@ -1,8 +1,8 @@
-"""What a phase handler says comes next: plain data, opened by the one table in `rules`.
+"""What a phase handler says comes next: plain data, opened by the definition's `openers` (`game.GAME`).
 
-A handler never calls into another phase. It finishes its own work and returns one of these
-(or None: the match waits for the next command, or has ended), and the kit opens it (`game.OPENERS`), which
-may in turn name the next one (an empty reveal passes straight on to the next round). `SeatLeft` is the kit's.
+A handler never calls into another phase. It finishes its own work and returns one of these (or None: the match
+waits for the next command, or has ended), and the kit opens it, which may in turn name the next one (an empty
+reveal passes straight on to the next round). `SeatLeft`, `SpeakRound`, `PkRound` and `VoteRound` are the kit's.
 """
 
 from __future__ import annotations
@@ -10,20 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.games.kit.dispatch import SeatLeft
+from app.games.kit.turns import PkRound, SpeakRound
+from app.games.kit.voting import VoteRound
 
-
-@dataclass(frozen=True)
-class SpeakRound:
-    """Open `speak_round_N`: every living seat speaks, in round order from the first speaker."""
-
-    round_index: int
-
-
-@dataclass(frozen=True)
-class PkRound:
-    """A tie under `tie_break=revote`: the tied seats speak again, in seat order, in the same round."""
-
-    tied: tuple[int, ...]
+__all__ = ["DebateRound", "PkConceded", "PkRound", "Reveal", "SeatLeft", "SpeakRound", "SpeechesDone", "Transition",
+           "VoteRound"]
 
 
 @dataclass(frozen=True)
@@ -37,11 +28,6 @@ class DebateRound:
     """Open debate round `index` (1…`debate_rounds`) of the current round: `debate_round_N`."""
 
     index: int
-
-
-@dataclass(frozen=True)
-class VoteRound:
-    """Open `vote_round_N` for the current round (a PK's vote when the PK is on)."""
 
 
 @dataclass(frozen=True)

@@ -79,7 +79,7 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
             "witch_expire": witch_step.on_expire, "shoot_expire": pending.on_shoot_expire,
             "last_words_expire": pending.on_last_words_expire},
     openers={NightFalls: night.open_night, WitchWakes: witch_step.open_witch, Dawn: dawn.resolve,
-             NextPending: pending.open_next, SpeakRound: speaking.open_round, PkRound: speaking.open_pk,
+             NextPending: pending.open_next, SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk,
              VoteRound: voting.BALLOT.open,
              SeatLeft: carry_on({"night": night.after_concede, "speak": speaking.TURNS.leave,
                                  "vote": voting.BALLOT.leave})},

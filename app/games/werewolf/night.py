@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 
 from app.games.base import GameError
+from app.games.kit.choices import receipt, waiting, wake
 from app.games.werewolf import ending
 from app.games.werewolf.checks import require_night_actor, require_target
 from app.games.werewolf.commands import NightActionRequest
@@ -40,9 +41,8 @@ def open_night(step: Step, nxt: NightFalls) -> Transition:
     state.current_speaker_seat, state.votes, state.pk, state.pk_candidates = None, {}, False, []
     deadline = step.start_clock(state.config.night_timeout, "night_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index, deadline_ts=deadline)
-    for seat in due_seats(state):
-        step.emit("your_turn_to_act", f"private:seat:{seat}", seat=seat, round=state.round_index,
-                  role=state.players[seat].role, deadline_ts=deadline)
+    wake(step, due_seats(state), "your_turn_to_act", lambda seat: {"role": state.players[seat].role},
+                 deadline_ts=deadline)
     return None
 
 
@@ -54,7 +54,7 @@ def due_seats(state: MatchState) -> list[int]:
     if night.step == "witch":
         witch = state.holder("witch")
         return [witch.seat] if witch and not night.witch_done else []
-    seats = [] if night.wolves_done else [s for s in state.alive_with("werewolf") if s not in night.wolf_choices]
+    seats = [] if night.wolves_done else waiting(state.alive_with("werewolf"), night.wolf_choices)
     seer, guard = state.holder("seer"), state.holder("guard")
     seats += [seer.seat] if seer and not night.seer_done else []
     seats += [guard.seat] if guard and not night.guard_done else []
@@ -158,8 +158,7 @@ def _guard(step: Step, seat: int, cmd: NightActionRequest) -> None:
 
 
 def _recorded(step: Step, seat: int, action: str, target: int | None) -> None:
-    step.emit("night_action_recorded", f"private:seat:{seat}", seat=seat, round=step.state.round_index,
-              action=action, target_seat=target)
+    receipt(step, seat, "night_action_recorded", action=action, target_seat=target)
 
 
 def step_over(state: MatchState) -> Transition:

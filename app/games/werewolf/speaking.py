@@ -12,7 +12,7 @@ from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import SpeakRequest
 from app.games.werewolf.state import Player
 from app.games.werewolf.step import Step
-from app.games.werewolf.transitions import PkRound, SpeakRound, Transition, VoteRound
+from app.games.werewolf.transitions import SpeakRound, Transition, VoteRound
 
 TURNS = Turns(done=lambda step: VoteRound())
 
@@ -20,13 +20,6 @@ TURNS = Turns(done=lambda step: VoteRound())
 def open_round(step: Step, _: SpeakRound) -> Transition:
     """Enter `speak_round_N` with every living seat in seat order."""
     TURNS.open(step, step.state.living_seats(), pk=False)
-    return None
-
-
-def open_pk(step: Step, nxt: PkRound) -> Transition:
-    """The tied seats speak again before the PK vote."""
-    step.state.pk_candidates = list(nxt.tied)
-    TURNS.open(step, list(nxt.tied), pk=True)
     return None
 
 

@@ -1,9 +1,8 @@
-"""What a phase handler says comes next: plain data, opened by the one table in `rules`.
+"""What a phase handler says comes next: plain data, opened by the definition's `openers` (`game.GAME`).
 
-A handler never calls into another phase: it finishes its own work and returns one of these (or
-None: the match waits for the next command, or has ended), and the kit opens it (`game.GAME`'s openers), which
-may name the next one (an empty queue of dead seats' actions passes straight on to the day). `SeatLeft` is the
-kit's.
+A handler never calls into another phase: it finishes its own work and returns one of these (or None: the match
+waits for the next command, or has ended), and the kit opens it, which may name the next one (an empty queue of dead
+seats' actions passes straight on to the day). `SeatLeft`, `SpeakRound`, `PkRound` and `VoteRound` are the kit's.
 """
 
 from __future__ import annotations
@@ -11,6 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from app.games.kit.dispatch import SeatLeft
+from app.games.kit.turns import PkRound, SpeakRound
+from app.games.kit.voting import VoteRound
+
+__all__ = ["Dawn", "NextPending", "NightFalls", "PkRound", "SeatLeft", "SpeakRound", "Transition", "VoteRound",
+           "WitchWakes"]
 
 
 @dataclass(frozen=True)
@@ -33,23 +37,6 @@ class Dawn:
 @dataclass(frozen=True)
 class NextPending:
     """Open the next dead seat's action (shot, last words), or move on when none is left."""
-
-
-@dataclass(frozen=True)
-class SpeakRound:
-    """Open `speak_round_N`: every living seat speaks once, in seat order."""
-
-
-@dataclass(frozen=True)
-class PkRound:
-    """A tie under `tie_break=revote`: the tied seats speak again, then the others vote among them."""
-
-    tied: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class VoteRound:
-    """Open `vote_round_N` (the PK's vote when the PK is on)."""
 
 
 Transition = NightFalls | WitchWakes | Dawn | NextPending | SpeakRound | PkRound | VoteRound | SeatLeft | None

@@ -7,8 +7,7 @@ reaches `private:role:werewolf` (the whole pack, the named seat included); the p
 
 from __future__ import annotations
 
-from app.games.base import GameError
-from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.kit.checks import require_whisper
 from app.games.werewolf.commands import WhisperRequest
 from app.games.werewolf.state import MatchState, Player
 from app.games.werewolf.step import Step
@@ -23,14 +22,7 @@ def fellows(state: MatchState, seat: int) -> list[int]:
 def whisper(step: Step, player: Player, cmd: WhisperRequest) -> Transition:
     """Deliver a whisper to the pack."""
     state = step.state
-    require_in_progress(state, waiting_code="match_not_in_progress")
-    if not state.config.allow_whisper:
-        raise GameError("whisper_not_enabled", "whispers are off in this match")
-    sender = require_living(state, player.seat)
-    require_stage(state, "night")
-    text = clean_text(cmd.text)
-    if sender.role != "werewolf" or cmd.target_seat not in fellows(state, player.seat):
-        raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow wolf")
+    _, text = require_whisper(state, player.seat, "werewolf", cmd.target_seat, cmd.text, stage="night")
     step.emit("whisper_received", "private:role:werewolf", from_seat=player.seat, to_seat=cmd.target_seat,
               round=state.round_index, text=text)
     return None

@@ -11,6 +11,7 @@ Silence until the deadline is a pass.
 from __future__ import annotations
 
 from app.games.base import GameError
+from app.games.kit.choices import receipt, wake
 from app.games.werewolf.checks import require_night_actor, require_target
 from app.games.werewolf.commands import NightActionRequest
 from app.games.werewolf.state import MatchState, Player
@@ -29,9 +30,8 @@ def open_witch(step: Step, _: WitchWakes) -> Transition:
         state.night.witch_informed = True
         step.emit("witch_informed", f"private:seat:{witch.seat}", seat=witch.seat, round=state.round_index,
                   victim_seat=state.night.victim)
-    step.emit("your_turn_to_act", f"private:seat:{witch.seat}", seat=witch.seat, round=state.round_index,
-              role="witch", deadline_ts=deadline, can_save=bool(save_targets(state, witch.seat)),
-              can_poison=state.poison)
+    wake(step, [witch.seat], "your_turn_to_act", role="witch", deadline_ts=deadline,
+                 can_save=bool(save_targets(state, witch.seat)), can_poison=state.poison)
     return None
 
 
@@ -65,8 +65,7 @@ def act(step: Step, actor: Player, cmd: NightActionRequest) -> Transition:
     state.night.witch_done = True
     target = state.night.poison_target if cmd.action == "poison" else None
     target = state.night.victim if cmd.action == "save" else target
-    step.emit("night_action_recorded", f"private:seat:{seat}", seat=seat, round=state.round_index,
-              action=cmd.action, target_seat=target)
+    receipt(step, seat, "night_action_recorded", action=cmd.action, target_seat=target)
     return Dawn()
 
 
