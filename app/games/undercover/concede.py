@@ -12,7 +12,7 @@ from app.games.kit import Concede
 from app.games.kit.checks import require_in_progress, require_living
 from app.games.kit.dispatch import SeatLeft
 from app.games.undercover import ending
-from app.games.undercover.step import Step
+from app.games.undercover.state import Step
 from app.games.undercover.transitions import Transition
 
 

@@ -23,8 +23,7 @@ from app.games.undercover.actions import DebateAction, DebatePassAction
 from app.games.undercover.checks import check_said, remember_said
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.instructions import screen
-from app.games.undercover.state import MatchState, Player
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Player, Step
 from app.games.undercover.transitions import DebateRound, SpeechesDone, Transition, VoteRound
 
 _SEAT_MENTION = re.compile(r"(\d{1,2})\s*号")

@@ -35,8 +35,7 @@ from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.config import UndercoverConfig
 from app.games.undercover.fairness import wordpair_key
 from app.games.undercover.quick import UndercoverQuickStart, quick_config, quick_options
-from app.games.undercover.state import MatchState, Player
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Player, Step
 from app.games.undercover.transitions import (
     DebateRound,
     PkConceded,

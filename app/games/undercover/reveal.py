@@ -18,8 +18,7 @@ from app.games.undercover import ending
 from app.games.undercover.actions import GuessWordAction, LastWordsAction
 from app.games.undercover.checks import check_said
 from app.games.undercover.instructions import screen
-from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind, Step
 from app.games.undercover.text import normalise
 from app.games.undercover.transitions import Reveal, SpeakRound, Transition
 

@@ -12,8 +12,7 @@ from app.games.kit.turns import Turns, require_speaker
 from app.games.undercover.actions import SpeakAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.instructions import screen, strings_of
-from app.games.undercover.state import MatchState, Player
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Player, Step
 from app.games.undercover.transitions import PkConceded, SpeakRound, SpeechesDone, Transition
 
 TURNS = Turns(done=lambda step: SpeechesDone(), warning=True, pk_broken=lambda step: PkConceded())

@@ -12,6 +12,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.games.kit import Outcome as KitOutcome
+from app.games.kit import Step as KitStep
 from app.games.kit.state import RoundSeat, RoundState
 from app.games.undercover.config import UndercoverConfig
 
@@ -98,3 +100,7 @@ class MatchState(RoundState[UndercoverConfig, Player]):
     # word split between two of them is caught (issue 26); emptied when a round opens, left out while empty.
     said: dict[int, str] = Field(default_factory=dict, exclude_if=_unset)
 
+
+Step = KitStep[MatchState]
+"""One application of a command: the kit's `Step` over the undercover state."""
+Outcome = KitOutcome[MatchState]

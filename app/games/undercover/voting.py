@@ -18,8 +18,7 @@ from app.games.undercover import ending
 from app.games.undercover.actions import VoteAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.instructions import screen, strings_of
-from app.games.undercover.state import Player
-from app.games.undercover.step import Step
+from app.games.undercover.state import Player, Step
 from app.games.undercover.transitions import PkConceded, PkRound, Reveal, Transition
 
 

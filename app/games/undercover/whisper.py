@@ -12,8 +12,7 @@ from app.games.kit.checks import require_whisper
 from app.games.undercover.actions import WhisperAction
 from app.games.undercover.checks import check_secret
 from app.games.undercover.instructions import screen
-from app.games.undercover.state import Player
-from app.games.undercover.step import Step
+from app.games.undercover.state import Player, Step
 from app.games.undercover.transitions import Transition
 
 

@@ -12,7 +12,7 @@ from app.games.kit import Concede
 from app.games.kit.checks import require_in_progress, require_living
 from app.games.kit.dispatch import SeatLeft
 from app.games.werewolf import deaths, ending
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import Step
 from app.games.werewolf.transitions import Transition
 
 

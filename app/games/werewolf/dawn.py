@@ -12,8 +12,7 @@
 from __future__ import annotations
 
 from app.games.werewolf import deaths, ending
-from app.games.werewolf.state import DeathCause, Pending
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import DeathCause, Pending, Step
 from app.games.werewolf.transitions import Dawn, NextPending, Transition
 
 

@@ -8,7 +8,7 @@ whole assignment is `god_only` (`roles_dealt`). Night 1 follows at once.
 from __future__ import annotations
 
 from app.games.werewolf.config import ROLES, Role, camp_of
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import Step
 from app.games.werewolf.transitions import NightFalls, Transition
 
 

@@ -19,8 +19,7 @@ from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.config import WerewolfConfig
 from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.snapshot import WerewolfSnapshot
-from app.games.werewolf.state import MatchState, Player
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import MatchState, Player, Step
 from app.games.werewolf.transitions import Dawn, NextPending, NightFalls, PkRound, SpeakRound, VoteRound, WitchWakes
 
 

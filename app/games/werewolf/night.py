@@ -23,8 +23,7 @@ from app.games.kit.choices import receipt, waiting, wake
 from app.games.werewolf import ending
 from app.games.werewolf.checks import require_night_actor, require_target
 from app.games.werewolf.commands import NightActionRequest
-from app.games.werewolf.state import MatchState, Night, Player, SeerCheck
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import MatchState, Night, Player, SeerCheck, Step
 from app.games.werewolf.transitions import Dawn, NightFalls, Transition, WitchWakes
 
 

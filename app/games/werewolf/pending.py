@@ -15,8 +15,7 @@ from app.games.kit.checks import clean_text, require_in_progress, require_seat
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import require_target
 from app.games.werewolf.commands import LastWordsRequest, ShootRequest, SpeakRequest
-from app.games.werewolf.state import MatchState, Pending, Player, TimerKind
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import MatchState, Pending, Player, Step, TimerKind
 from app.games.werewolf.transitions import NextPending, NightFalls, SpeakRound, Transition
 
 

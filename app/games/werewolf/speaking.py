@@ -10,8 +10,7 @@ from app.games.kit.checks import clean_text
 from app.games.kit.turns import Turns, require_speaker
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import SpeakRequest
-from app.games.werewolf.state import Player
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import Player, Step
 from app.games.werewolf.transitions import SpeakRound, Transition, VoteRound
 
 TURNS = Turns(done=lambda step: VoteRound())

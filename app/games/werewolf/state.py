@@ -13,6 +13,8 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
+from app.games.kit import Outcome as KitOutcome
+from app.games.kit import Step as KitStep
 from app.games.kit.state import RoundSeat, RoundState
 from app.games.werewolf.config import GODS, Camp, Role, WerewolfConfig, camp_of
 
@@ -90,3 +92,7 @@ class MatchState(RoundState[WerewolfConfig, Player]):
         """The living seat holding a one-of role (seer, witch, hunter, guard), or None."""
         return next((p for p in self.players if p.alive and p.role == role), None)
 
+
+Step = KitStep[MatchState]
+"""One application of a command: the kit's `Step` over the werewolf state."""
+Outcome = KitOutcome[MatchState]

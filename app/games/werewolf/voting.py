@@ -21,8 +21,7 @@ from app.games.kit.checks import clean_text
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import VoteRequest
-from app.games.werewolf.state import Pending, Player
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import Pending, Player, Step
 from app.games.werewolf.transitions import NextPending, PkRound, Transition
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from app.games.kit.checks import require_whisper
 from app.games.werewolf.commands import WhisperRequest
-from app.games.werewolf.state import MatchState, Player
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import MatchState, Player, Step
 from app.games.werewolf.transitions import Transition
 
 

@@ -14,8 +14,7 @@ from app.games.base import GameError
 from app.games.kit.choices import receipt, wake
 from app.games.werewolf.checks import require_night_actor, require_target
 from app.games.werewolf.commands import NightActionRequest
-from app.games.werewolf.state import MatchState, Player
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import MatchState, Player, Step
 from app.games.werewolf.transitions import Dawn, Transition, WitchWakes
 
 

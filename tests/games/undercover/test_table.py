@@ -11,7 +11,7 @@ import pytest
 
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.host import comment
-from app.games.undercover.step import Step
+from app.games.undercover.state import Step
 from tests.games.undercover.rules import (
     Concede,
     Debate,
