@@ -102,8 +102,9 @@ class GameDef(Generic[StateT, StepT]):
     profile_stats: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
     seat_model: type[BaseModel] = KitSeat
     n_players: Callable[[Any], int] = lambda config: int(config.n_players)
-    openers: Mapping[type, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
-    """A phase machine's table (`dispatch.run_phases`): transition type → what opens it (may return the next)."""
+    openers: Mapping[Any, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
+    """A phase machine's table (`dispatch.run_phases`): transition type (or `dispatch.Cue`) → what opens it (may
+    return the next)."""
     commands: Mapping[type, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
     """The game's own handler of a kit command (`Concede`, `Abort`, `TakeOver`) instead of the kit's."""
     settle: Callable[[StepT], object] | None = None

@@ -71,8 +71,16 @@ def summary(state: Timed) -> MatchSummary:
 PhaseRule = Callable[[Any, Any], object]
 
 
+@dataclass(frozen=True)
+class Cue:
+    """A transition that carries nothing, declared once by name (`DAWN = Cue("dawn")`); `openers` key it by itself
+    (a transition with data is a frozen dataclass, keyed by its type)."""
+
+    name: str
+
+
 def run_phases(step: Any, command: object, handlers: Mapping[type, PhaseRule],
-               timers: Mapping[str, Callable[[Any], object]], openers: Mapping[type, PhaseRule]) -> None:
+               timers: Mapping[str, Callable[[Any], object]], openers: Mapping[Any, PhaseRule]) -> None:
     """The table-driven loop of a phase machine: the command's handler (a due `Timeout`: its timer kind's) returns
     the transition it calls for; each transition's opener runs and may return the next, until one returns None.
     So no phase module imports another."""
@@ -82,7 +90,7 @@ def run_phases(step: Any, command: object, handlers: Mapping[type, PhaseRule],
     else:
         nxt = handler_for(handlers, command)(step, command)
     while nxt is not None:
-        nxt = openers[type(nxt)](step, nxt)
+        nxt = openers[nxt if isinstance(nxt, Cue) else type(nxt)](step, nxt)
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from typing import Any
 
 from app.games.base import GameError
 from app.games.kit.checks import is_private, require_in_progress, require_living, require_stage
+from app.games.kit.dispatch import Cue
 from app.games.kit.table import Table, TableStep
 
 VOTE_EXPIRE, VOTE_WARNING = "vote_expire", "vote_warning"
 
 
-@dataclass(frozen=True)
-class VoteRound:
-    """A transition: open `vote_round_N` for the current round (a PK's vote when the PK is on; `Ballot.open`)."""
+VOTE_ROUND = Cue("vote_round")
+"""A transition: open `vote_round_N` for the current round (a PK's vote when the PK is on; `Ballot.open`)."""
 
 
 @dataclass(frozen=True)

@@ -18,25 +18,26 @@ import re
 
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.kit.dispatch import Cue
 from app.games.undercover import host
 from app.games.undercover.actions import DebateAction, DebatePassAction
 from app.games.undercover.checks import check_said, remember_said
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.instructions import screen
 from app.games.undercover.state import MatchState, Player, Step
-from app.games.undercover.transitions import DebateRound, SpeechesDone, Transition, VoteRound
+from app.games.undercover.transitions import VOTE_ROUND, DebateRound, Transition
 
 _SEAT_MENTION = re.compile(r"(\d{1,2})\s*号")
 
 
-def after_speeches(step: Step, _: SpeechesDone) -> Transition:
+def after_speeches(step: Step, _: Cue) -> Transition:
     """The speeches are over: the host's commentary and the debate when the room asked for them, then the vote."""
     state = step.state
     if state.pk or not state.config.table_extensions:
-        return VoteRound()
+        return VOTE_ROUND
     if state.config.host != "off":
         host.comment(step)
-    return DebateRound(1) if state.config.debate_rounds else VoteRound()
+    return DebateRound(1) if state.config.debate_rounds else VOTE_ROUND
 
 
 def open_debate(step: Step, nxt: DebateRound) -> Transition:
@@ -118,7 +119,7 @@ def _next(step: Step) -> Transition:
     if state.debate_index < state.config.debate_rounds:
         return DebateRound(state.debate_index + 1)
     state.debate_index = 0
-    return VoteRound()
+    return VOTE_ROUND
 
 
 def _require_debater(state: MatchState, seat: int) -> Player:

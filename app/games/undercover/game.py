@@ -37,13 +37,13 @@ from app.games.undercover.fairness import wordpair_key
 from app.games.undercover.quick import UndercoverQuickStart, quick_config, quick_options
 from app.games.undercover.state import MatchState, Player, Step
 from app.games.undercover.transitions import (
+    PK_CONCEDED,
+    SPEECHES_DONE,
+    VOTE_ROUND,
     DebateRound,
-    PkConceded,
     PkRound,
     Reveal,
     SpeakRound,
-    SpeechesDone,
-    VoteRound,
 )
 from app.games.undercover.wordpairs import default_library
 
@@ -128,8 +128,8 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     commands={Concede: concede.concede, Abort: abort_table, TakeOver: take_over_in_round},
     timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "reveal_expire": reveal.on_expire,
             "debate_expire": debate.on_expire},
-    openers={SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk, SpeechesDone: debate.after_speeches,
-             DebateRound: debate.open_debate, VoteRound: voting.BALLOT.open, PkConceded: voting.end_pk_by_concession,
+    openers={SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk, SPEECHES_DONE: debate.after_speeches,
+             DebateRound: debate.open_debate, VOTE_ROUND: voting.BALLOT.open, PK_CONCEDED: voting.end_pk_by_concession,
              Reveal: reveal.open_reveal,
              SeatLeft: carry_on({"speak": speaking.TURNS.leave, "vote": voting.BALLOT.leave,
                                  "debate": debate.after_concede})},

@@ -13,9 +13,9 @@ from app.games.undercover.actions import SpeakAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState, Player, Step
-from app.games.undercover.transitions import PkConceded, SpeakRound, SpeechesDone, Transition
+from app.games.undercover.transitions import PK_CONCEDED, SPEECHES_DONE, SpeakRound, Transition
 
-TURNS = Turns(done=lambda step: SpeechesDone(), warning=True, pk_broken=lambda step: PkConceded())
+TURNS = Turns(done=lambda step: SPEECHES_DONE, warning=True, pk_broken=lambda step: PK_CONCEDED)
 
 
 def round_order(state: MatchState) -> list[int]:

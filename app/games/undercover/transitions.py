@@ -2,25 +2,24 @@
 
 A handler never calls into another phase. It finishes its own work and returns one of these (or None: the match
 waits for the next command, or has ended), and the kit opens it, which may in turn name the next one (an empty
-reveal passes straight on to the next round). `SeatLeft`, `SpeakRound`, `PkRound` and `VoteRound` are the kit's.
+reveal passes straight on to the next round). `SeatLeft`, `SpeakRound`, `PkRound` and `VOTE_ROUND` are the kit's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.games.kit.dispatch import SeatLeft
+from app.games.kit.dispatch import Cue, SeatLeft
 from app.games.kit.turns import PkRound, SpeakRound
-from app.games.kit.voting import VoteRound
+from app.games.kit.voting import VOTE_ROUND
 
-__all__ = ["DebateRound", "PkConceded", "PkRound", "Reveal", "SeatLeft", "SpeakRound", "SpeechesDone", "Transition",
-           "VoteRound"]
+__all__ = ["PK_CONCEDED", "SPEECHES_DONE", "VOTE_ROUND", "DebateRound", "PkRound", "Reveal", "SeatLeft", "SpeakRound",
+           "Transition"]
 
 
-@dataclass(frozen=True)
-class SpeechesDone:
-    """Every speaker of the phase has had the floor: the host's commentary and the debate (when the room
-    asked for them), then the vote."""
+SPEECHES_DONE = Cue("speeches_done")
+"""Every speaker of the phase has had the floor: the host's commentary and the debate (when the room asked for
+them), then the vote."""
 
 
 @dataclass(frozen=True)
@@ -30,9 +29,8 @@ class DebateRound:
     index: int
 
 
-@dataclass(frozen=True)
-class PkConceded:
-    """Concessions left a PK with one candidate: the round resolves with nobody else out."""
+PK_CONCEDED = Cue("pk_conceded")
+"""Concessions left a PK with one candidate: the round resolves with nobody else out."""
 
 
 @dataclass(frozen=True)
@@ -42,5 +40,4 @@ class Reveal:
     eliminated: int | None
 
 
-Transition = (SpeakRound | PkRound | SpeechesDone | DebateRound | VoteRound | PkConceded | Reveal | SeatLeft
-              | None)
+Transition = SpeakRound | PkRound | DebateRound | Reveal | SeatLeft | Cue | None

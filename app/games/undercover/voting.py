@@ -14,12 +14,13 @@ from typing import Any
 
 from app.games.kit import voting as tally
 from app.games.kit.checks import clean_text, is_private
+from app.games.kit.dispatch import Cue
 from app.games.undercover import ending
 from app.games.undercover.actions import VoteAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import Player, Step
-from app.games.undercover.transitions import PkConceded, PkRound, Reveal, Transition
+from app.games.undercover.transitions import PK_CONCEDED, PkRound, Reveal, Transition
 
 
 def vote(step: Step, player: Player, req: VoteAction) -> object:
@@ -37,7 +38,7 @@ def vote(step: Step, player: Player, req: VoteAction) -> object:
     return BALLOT.cast(step, player.seat, req.target_seat, comment, analysis, **flags)
 
 
-def end_pk_by_concession(step: Step, _: PkConceded) -> Transition:
+def end_pk_by_concession(step: Step, _: Cue) -> Transition:
     """A tied seat conceded and left one candidate: nobody else goes out this round."""
     _round_resolved(step, None, tally.breakdown(step.state), "revote", reason="candidate_conceded")
     return Reveal(None)
@@ -81,4 +82,4 @@ def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie
               remaining_blanks=blanks, **extra)
 
 
-BALLOT = tally.Ballot(resolve=_resolve, warning=True, pk_broken=lambda step: PkConceded())
+BALLOT = tally.Ballot(resolve=_resolve, warning=True, pk_broken=lambda step: PK_CONCEDED)

@@ -20,7 +20,7 @@ from app.games.werewolf.config import WerewolfConfig
 from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.snapshot import WerewolfSnapshot
 from app.games.werewolf.state import MatchState, Player, Step
-from app.games.werewolf.transitions import Dawn, NextPending, NightFalls, PkRound, SpeakRound, VoteRound, WitchWakes
+from app.games.werewolf.transitions import DAWN, NEXT_PENDING, VOTE_ROUND, WITCH_WAKES, NightFalls, PkRound, SpeakRound
 
 
 def response(state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
@@ -77,9 +77,9 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "night_expire": night.on_expire,
             "witch_expire": witch_step.on_expire, "shoot_expire": pending.on_shoot_expire,
             "last_words_expire": pending.on_last_words_expire},
-    openers={NightFalls: night.open_night, WitchWakes: witch_step.open_witch, Dawn: dawn.resolve,
-             NextPending: pending.open_next, SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk,
-             VoteRound: voting.BALLOT.open,
+    openers={NightFalls: night.open_night, WITCH_WAKES: witch_step.open_witch, DAWN: dawn.resolve,
+             NEXT_PENDING: pending.open_next, SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk,
+             VOTE_ROUND: voting.BALLOT.open,
              SeatLeft: carry_on({"night": night.after_concede, "speak": speaking.TURNS.leave,
                                  "vote": voting.BALLOT.leave})},
     you=view.you, allowed=allowed_actions, row=view.row, side_of=lambda state, p: str(p.camp),

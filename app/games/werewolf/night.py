@@ -24,7 +24,7 @@ from app.games.werewolf import ending
 from app.games.werewolf.checks import require_night_actor, require_target
 from app.games.werewolf.commands import NightActionRequest
 from app.games.werewolf.state import MatchState, Night, Player, SeerCheck, Step
-from app.games.werewolf.transitions import Dawn, NightFalls, Transition, WitchWakes
+from app.games.werewolf.transitions import DAWN, WITCH_WAKES, NightFalls, Transition
 
 
 def open_night(step: Step, nxt: NightFalls) -> Transition:
@@ -170,8 +170,8 @@ def step_over(state: MatchState) -> Transition:
 def _after_first_step(state: MatchState) -> Transition:
     witch = state.holder("witch")
     if witch is not None and (state.antidote or state.poison):
-        return WitchWakes()
-    return Dawn()
+        return WITCH_WAKES
+    return DAWN
 
 
 def on_expire(step: Step) -> Transition:
@@ -201,5 +201,5 @@ def after_concede(step: Step, seat: int) -> Transition:
     state = step.state
     state.night.wolf_choices.pop(seat, None)
     if state.night.step == "witch":
-        return Dawn() if state.holder("witch") is None else None
+        return DAWN if state.holder("witch") is None else None
     return settle_by_majority(step)

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_seat
+from app.games.kit.dispatch import Cue
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import require_target
 from app.games.werewolf.commands import LastWordsRequest, ShootRequest, SpeakRequest
 from app.games.werewolf.state import MatchState, Pending, Player, Step, TimerKind
-from app.games.werewolf.transitions import NextPending, NightFalls, SpeakRound, Transition
+from app.games.werewolf.transitions import NEXT_PENDING, NightFalls, SpeakRound, Transition
 
 
 def head(state: MatchState) -> Pending | None:
@@ -29,7 +30,7 @@ def shoot_targets(state: MatchState) -> list[int]:
     return state.living_seats()
 
 
-def open_next(step: Step, _: NextPending) -> Transition:
+def open_next(step: Step, _: Cue) -> Transition:
     """Open the next queued action, or leave the queue for the day or the night."""
     state = step.state
     if not state.pending:
@@ -77,13 +78,13 @@ def shoot(step: Step, hunter: Player, req: ShootRequest) -> Transition:
         return None
     if current.last_words_for_victim:
         state.pending.append(Pending(seat=target, kind="last_words"))
-    return NextPending()
+    return NEXT_PENDING
 
 
 def _pass(step: Step, seat: int, reason: str) -> Transition:
     step.state.pending.pop(0)
     step.emit("hunter_passed", "public", seat=seat, round=step.state.round_index, reason=reason)
-    return NextPending()
+    return NEXT_PENDING
 
 
 def last_words_action(step: Step, player: Player, req: LastWordsRequest) -> Transition:
@@ -101,7 +102,7 @@ def last_words(step: Step, player: Player, req: LastWordsRequest | SpeakRequest)
     text = clean_text(req.text)
     state.pending.pop(0)
     step.emit("last_words_posted", "public", seat=player.seat, round=state.round_index, text=text)
-    return NextPending()
+    return NEXT_PENDING
 
 
 def skip(step: Step, player: Player, _req: object) -> Transition:
@@ -113,7 +114,7 @@ def skip(step: Step, player: Player, _req: object) -> Transition:
 def _skip(step: Step, seat: int, reason: str) -> Transition:
     step.state.pending.pop(0)
     step.emit("last_words_skipped", "public", seat=seat, round=step.state.round_index, reason=reason)
-    return NextPending()
+    return NEXT_PENDING
 
 
 def on_shoot_expire(step: Step) -> Transition:

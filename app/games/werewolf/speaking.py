@@ -11,9 +11,9 @@ from app.games.kit.turns import Turns, require_speaker
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import SpeakRequest
 from app.games.werewolf.state import Player, Step
-from app.games.werewolf.transitions import SpeakRound, Transition, VoteRound
+from app.games.werewolf.transitions import VOTE_ROUND, SpeakRound, Transition
 
-TURNS = Turns(done=lambda step: VoteRound())
+TURNS = Turns(done=lambda step: VOTE_ROUND)
 
 
 def open_round(step: Step, _: SpeakRound) -> Transition:

@@ -22,7 +22,7 @@ from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import VoteRequest
 from app.games.werewolf.state import Pending, Player, Step
-from app.games.werewolf.transitions import NextPending, PkRound, Transition
+from app.games.werewolf.transitions import NEXT_PENDING, PkRound, Transition
 
 
 def vote(step: Step, player: Player, req: VoteRequest) -> object:
@@ -50,7 +50,7 @@ def _resolve(step: Step) -> Transition:
 def _nobody_out(step: Step, breakdown: dict[str, int], tie: str | None, reason: str) -> Transition:
     _round_resolved(step, None, breakdown, tie, reason=reason)
     step.state.pending, step.state.then_night = [], True
-    return NextPending()
+    return NEXT_PENDING
 
 
 def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None) -> Transition:
@@ -63,7 +63,7 @@ def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None
         return None
     state.pending = [*deaths.hunter_shot_due(state, seat, last_words=True), Pending(seat=seat, kind="last_words")]
     state.then_night = True
-    return NextPending()
+    return NEXT_PENDING
 
 
 def _round_resolved(step: Step, seat: int | None, breakdown: dict[str, int], tie: str | None,

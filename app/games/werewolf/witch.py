@@ -12,13 +12,14 @@ from __future__ import annotations
 
 from app.games.base import GameError
 from app.games.kit.choices import receipt, wake
+from app.games.kit.dispatch import Cue
 from app.games.werewolf.checks import require_night_actor, require_target
 from app.games.werewolf.commands import NightActionRequest
 from app.games.werewolf.state import MatchState, Player, Step
-from app.games.werewolf.transitions import Dawn, Transition, WitchWakes
+from app.games.werewolf.transitions import DAWN, Transition
 
 
-def open_witch(step: Step, _: WitchWakes) -> Transition:
+def open_witch(step: Step, _: Cue) -> Transition:
     """The witch's step: a fresh clock, the victim if she may know it, and her prompt."""
     state = step.state
     witch = state.holder("witch")
@@ -65,7 +66,7 @@ def act(step: Step, actor: Player, cmd: NightActionRequest) -> Transition:
     target = state.night.poison_target if cmd.action == "poison" else None
     target = state.night.victim if cmd.action == "save" else target
     receipt(step, seat, "night_action_recorded", action=cmd.action, target_seat=target)
-    return Dawn()
+    return DAWN
 
 
 def _save(state: MatchState, seat: int, cmd: NightActionRequest) -> None:
@@ -93,4 +94,4 @@ def _poison(state: MatchState, seat: int, cmd: NightActionRequest) -> None:
 def on_expire(step: Step) -> Transition:
     """The witch stayed silent: she passes."""
     step.state.night.witch_done = True
-    return Dawn()
+    return DAWN
