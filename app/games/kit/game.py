@@ -19,6 +19,7 @@ from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver,
 from app.games.kit.definition import GameDef
 from app.games.kit.dispatch import Timed, is_noop, run_phases, summary
 from app.games.kit.members import Members
+from app.games.kit.state import RoundState
 from app.games.kit.step import Outcome, Step
 
 StateT = TypeVar("StateT", bound=BaseModel)
@@ -65,10 +66,12 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         self.sides: tuple[str, ...] = d.sides
         self.profile_stats: Mapping[str, tuple[str, ...]] = d.profile_stats
         self.state_model = d.state
+        round_table = issubclass(d.state, RoundState)  # its abort clears the floor, its takeover names the round
         self._handlers: dict[type, Callable[[StepT, Any], object]] = {
             Join: self._join, Act: self._act, Concede: lambda s, c: self._concede(s, c.seat),
-            Abort: lambda s, c: lobby.abort(s, c.reason),
-            TakeOver: lambda s, c: lobby.take_over(s, s.state.seat(c.seat), c.seat), **d.commands}
+            Abort: lobby.abort_table if round_table else lambda s, c: lobby.abort(s, c.reason),
+            TakeOver: lobby.take_over_in_round if round_table else lambda s, c: lobby.take_over(
+                s, s.state.seat(c.seat), c.seat), **d.commands}
 
     # --- config and commands ----------------------------------------------------------------------------------
 

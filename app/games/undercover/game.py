@@ -12,9 +12,8 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from app.games.base import ErrorSpec, Event
-from app.games.kit import Abort, Action, Concede, GameDef, KitGame, QuickStart, Rewrite, TakeOver, build, own_checks
+from app.games.kit import Action, Concede, GameDef, KitGame, QuickStart, Rewrite, build, own_checks
 from app.games.kit.dispatch import SeatLeft, carry_on
-from app.games.kit.lobby import abort_table, take_over_in_round
 from app.games.kit.voting import voters
 from app.games.undercover import (
     actions,
@@ -125,7 +124,7 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
              "debate_pass": Action(actions.DebatePassAction, debate.debate_pass),
              "concede": Action(actions.ConcedeAction)},
     guard=own_checks, dead_may_act=True, deal=deal.deal,
-    commands={Concede: concede.concede, Abort: abort_table, TakeOver: take_over_in_round},
+    commands={Concede: concede.concede},
     timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "reveal_expire": reveal.on_expire,
             "debate_expire": debate.on_expire},
     openers={SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk, SPEECHES_DONE: debate.after_speeches,

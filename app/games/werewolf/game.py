@@ -9,9 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import Event
-from app.games.kit import Abort, Action, Concede, GameDef, KitGame, TakeOver, build, own_checks
+from app.games.kit import Action, Concede, GameDef, KitGame, build, own_checks
 from app.games.kit.dispatch import SeatLeft, carry_on
-from app.games.kit.lobby import abort_table, take_over_in_round
 from app.games.kit.voting import voters
 from app.games.werewolf import commands, concede, dawn, deal, figures, night, pending, speaking, view, voting, whisper
 from app.games.werewolf import witch as witch_step
@@ -73,7 +72,7 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
              "last_words": Action(commands.LastWordsRequest, pending.last_words_action),
              "shoot": Action(commands.ShootRequest, pending.shoot), "concede": Action(commands.ConcedeRequest)},
     guard=own_checks, dead_may_act=True, deal=deal.deal,
-    commands={Concede: concede.concede, Abort: abort_table, TakeOver: take_over_in_round},
+    commands={Concede: concede.concede},
     timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "night_expire": night.on_expire,
             "witch_expire": witch_step.on_expire, "shoot_expire": pending.on_shoot_expire,
             "last_words_expire": pending.on_last_words_expire},
