@@ -1,17 +1,11 @@
-"""狼人杀 as one kit definition (`app.games.kit`): the kit builds the `Game` the services call.
-
-Besides the rules it shapes the action responses: speech progress, votes in, the round's result, what a night
-action taught the seat.
-"""
+"""狼人杀 as one kit definition (`app.games.kit`): the kit builds the `Game` the services call."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import Event
 from app.games.kit import Action, Concede, GameDef, KitGame, build, own_checks
 from app.games.kit.dispatch import SeatLeft, carry_on
-from app.games.kit.voting import voters
 from app.games.werewolf import commands, concede, dawn, deal, figures, night, pending, speaking, view, voting, whisper
 from app.games.werewolf import witch as witch_step
 from app.games.werewolf.allowed import allowed_actions
@@ -22,24 +16,6 @@ from app.games.werewolf.state import MatchState, Player, Step
 from app.games.werewolf.transitions import DAWN, NEXT_PENDING, VOTE_ROUND, WITCH_WAKES, NightFalls, PkRound, SpeakRound
 
 
-def response(state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
-    """Speech progress; votes in and your vote; the round's result; what the seat's night action taught it
-    (`seer_result`, `pack_decision`, `pack_split`)."""
-    body: dict[str, Any] = {}
-    if any(e["type"] in ("speech_posted", "speech_skipped") and e.get("seat") == seat for e in events):
-        body["next_speaker_seat"] = state.current_speaker_seat
-    if state.stage == "vote" and seat is not None and seat in voters(state):
-        body.update(votes_in=f"{len(state.votes)}/{len(voters(state))}", your_vote=state.votes.get(seat))
-    for event in events:
-        if event["type"] == "round_resolved":
-            body["round_result"] = {k: v for k, v in event.items() if k not in ("seq", "type", "visibility", "ts")}
-        if event["type"] == "vote_tied":
-            body["tie"] = {k: event[k] for k in ("tied_seats", "vote_breakdown", "next")}
-    if seat is not None:
-        body.update(_night_answers(state, seat, events))
-    return body
-
-
 def _night_action(step: Step, player: Player, req: commands.NightActionRequest) -> object:
     witching = step.state.stage == "night" and step.state.night.step == "witch"
     return (witch_step.act if witching else night.night_action)(step, player, req)
@@ -48,17 +24,6 @@ def _night_action(step: Step, player: Player, req: commands.NightActionRequest) 
 def _when_due(rule: Any, other: Any) -> Any:
     """`speak` / `skip` say (or pass) last words while they are due, else they are the day's."""
     return lambda step, player, req: (rule if step.state.stage == "last_words" else other)(step, player, req)
-
-
-_NIGHT_ANSWERS = {"seer_result": "seer_result", "wolves_decided": "pack_decision", "pack_split": "pack_split",
-                  "witch_informed": "witch_informed"}
-
-
-def _night_answers(state: MatchState, seat: int, events: list[Event]) -> dict[str, Any]:
-    """What the acting seat learnt at night from its own action, taken only from events it may see."""
-    mine = {"public", f"private:seat:{seat}", *(f"private:role:{r}" for r in GAME.role_set(state, seat))}
-    return {_NIGHT_ANSWERS[e["type"]]: {k: v for k, v in e.items() if k not in ("seq", "type", "visibility", "ts")}
-            for e in events if e["type"] in _NIGHT_ANSWERS and e["visibility"] in mine}
 
 
 GAME: KitGame[MatchState, Step] = build(GameDef(
@@ -82,5 +47,5 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
              SeatLeft: carry_on({"night": night.after_concede, "speak": speaking.TURNS.leave,
                                  "vote": voting.BALLOT.leave})},
     you=view.you, allowed=allowed_actions, row=view.row, side_of=lambda state, p: str(p.camp),
-    public=view.public_fields, god=view.god_fields, response=response, seat_figures=figures.seat_figures,
+    public=view.public_fields, god=view.god_fields, response=view.response, seat_figures=figures.seat_figures,
 ))

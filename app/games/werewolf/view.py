@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.games.base import Event
 from app.games.kit import voting as tally
+from app.games.kit.voting import voters
 from app.games.werewolf import deaths, night, pending, witch
 from app.games.werewolf.state import MatchState, Player
 
@@ -113,3 +115,33 @@ def god_fields(state: MatchState) -> dict[str, Any]:
 def _save_targets(state: MatchState) -> list[int]:
     holder = state.holder("witch")
     return witch.save_targets(state, holder.seat) if holder and state.stage == "night" else []
+
+
+def response(state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
+    """Speech progress; votes in and your vote; the round's result; what the seat's night action taught it
+    (`seer_result`, `pack_decision`, `pack_split`)."""
+    body: dict[str, Any] = {}
+    if any(e["type"] in ("speech_posted", "speech_skipped") and e.get("seat") == seat for e in events):
+        body["next_speaker_seat"] = state.current_speaker_seat
+    if state.stage == "vote" and seat is not None and seat in voters(state):
+        body.update(votes_in=f"{len(state.votes)}/{len(voters(state))}", your_vote=state.votes.get(seat))
+    for event in events:
+        if event["type"] == "round_resolved":
+            body["round_result"] = {k: v for k, v in event.items() if k not in ("seq", "type", "visibility", "ts")}
+        if event["type"] == "vote_tied":
+            body["tie"] = {k: event[k] for k in ("tied_seats", "vote_breakdown", "next")}
+    if seat is not None:
+        body.update(_night_answers(state, seat, events))
+    return body
+
+
+_NIGHT_ANSWERS = {"seer_result": "seer_result", "wolves_decided": "pack_decision", "pack_split": "pack_split",
+                  "witch_informed": "witch_informed"}
+
+
+def _night_answers(state: MatchState, seat: int, events: list[Event]) -> dict[str, Any]:
+    """What the acting seat learnt at night from its own action, taken only from events it may see."""
+    role = state.players[seat].role
+    mine = {"public", f"private:seat:{seat}", *([f"private:role:{role}"] if role else [])}
+    return {_NIGHT_ANSWERS[e["type"]]: {k: v for k, v in e.items() if k not in ("seq", "type", "visibility", "ts")}
+            for e in events if e["type"] in _NIGHT_ANSWERS and e["visibility"] in mine}
