@@ -1,4 +1,4 @@
-"""The parts of `rules.apply` and `Game` every game shares: which commands change nothing, the handler lookup,
+"""The parts of `apply` and `Game` every game shares: which commands change nothing, the handler lookup,
 and the match summary."""
 
 from __future__ import annotations
