@@ -17,9 +17,9 @@ from app.games.avalon.game import GAME as AVALON
 from app.games.script_kill import brain as script_kill_brain
 from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER
 from app.games.werewolf import brain as werewolf_brain
-from app.games.werewolf.game import WerewolfGame
+from app.games.werewolf.game import GAME as WEREWOLF
 from app.protocol.brains import BotPlay
 
 Brain = Callable[..., dict[str, Any] | None]
@@ -33,8 +33,8 @@ script_kill room starts with at least 3 agents or people). Games not listed: any
 def _games() -> list[tuple[Any, BotPlay | None]]:
     """(game, its brain's `BotPlay` or None): one line per game, the default first."""
     return [
-        (UndercoverGame(), undercover_brain.PLAY),
-        (WerewolfGame(), werewolf_brain.PLAY),
+        (UNDERCOVER, undercover_brain.PLAY),
+        (WEREWOLF, werewolf_brain.PLAY),
         (SCRIPT_KILL, script_kill_brain.PLAY),
         (AVALON, avalon_brain.PLAY),
     ]

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.games.werewolf.game import WerewolfGame
+from app.games.werewolf.game import GAME as WEREWOLF_GAME
 from app.protocol import registry
 from tests.api.helpers import assert_error, bearer, register
 
@@ -24,7 +24,7 @@ from tests.api.helpers import assert_error, bearer, register
 def werewolf() -> Iterator[None]:
     installed = registry.get("werewolf") is not None
     if not installed:
-        registry.register(WerewolfGame())
+        registry.register(WEREWOLF_GAME)
     yield
     if not installed:
         registry.unregister("werewolf")

@@ -11,9 +11,9 @@ from app.bots import arena as bots_arena
 from app.bots.personas import PERSONAS
 from app.bots.seat import seat_view
 from app.games.installed import bot_play, installed
-from app.games.undercover import Join, apply, new_match, parse_config
 from app.games.undercover.brain import arena
 from app.games.undercover.wordpairs import default_library
+from tests.games.undercover.rules import Join, apply, new_match, parse_config
 
 GAME = next(game for game, _ in installed() if game.name == "undercover")
 SIMULATE = bots_arena.simulator(GAME, bot_play()["undercover"])

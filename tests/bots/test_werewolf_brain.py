@@ -18,9 +18,8 @@ import pytest
 from app.bots import arena
 from app.bots.sim import TableRecord, play
 from app.games.werewolf import brain
-from app.games.werewolf.game import WerewolfGame
+from app.games.werewolf.game import GAME
 
-GAME = WerewolfGame()
 PRESETS = [6, 9, 12]
 GAMES_PER_PRESET = 30
 GOD_ROWS = ("role", "camp", "death_cause")

@@ -10,14 +10,14 @@ import ast
 import inspect
 from pathlib import Path
 
-from app.games.undercover.commands import Command
+from app.games.kit import Command
 from app.games.undercover.config import UndercoverConfig
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER_GAME
 from app.games.undercover.state import MatchState
 from app.protocol import registry
 from app.protocol.registry import Game
 
-UNDERCOVER: Game[UndercoverConfig, MatchState, Command] = UndercoverGame()
+UNDERCOVER: Game[UndercoverConfig, MatchState, Command] = UNDERCOVER_GAME
 
 
 def protocol_members() -> dict[str, str | None]:
@@ -53,7 +53,7 @@ def test_the_undercover_game_has_every_member_with_the_same_parameters() -> None
         if name in Game.__annotations__:  # a data attribute (`name`, `side_stats`), not a method
             continue
         wanted = inspect.signature(getattr(Game, name)).parameters
-        given = inspect.signature(getattr(UndercoverGame, name)).parameters
+        given = inspect.signature(getattr(type(UNDERCOVER_GAME), name)).parameters
         assert [(p.name, p.kind) for p in given.values()] == [(p.name, p.kind) for p in wanted.values()], name
 
 

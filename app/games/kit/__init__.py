@@ -3,11 +3,12 @@
 Only `app/games` imports it; see docs/design/seam.md.
 """
 
-from app.games.kit.commands import Act, Command, Request
-from app.games.kit.definition import Action, GameDef
+from app.games.kit.commands import Abort, Act, Command, Concede, Join, Request, TakeOver, Timeout
+from app.games.kit.definition import Action, GameDef, QuickStart, Rewrite, own_checks
 from app.games.kit.game import KitGame, build
-from app.games.kit.state import KitSeat, KitState, Timer
+from app.games.kit.state import KitSeat, KitState, RoundSeat, RoundState, Timer
 from app.games.kit.step import Outcome, Step
 
-__all__ = ["Act", "Action", "Command", "GameDef", "KitGame", "KitSeat", "KitState", "Outcome", "Request", "Step",
-           "Timer", "build"]
+__all__ = ["Abort", "Act", "Action", "Command", "Concede", "GameDef", "Join", "KitGame", "KitSeat", "KitState",
+           "Outcome", "QuickStart", "Request", "Rewrite", "RoundSeat", "RoundState", "Step", "TakeOver", "Timeout",
+           "Timer", "build", "own_checks"]

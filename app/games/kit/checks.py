@@ -59,6 +59,24 @@ def require_stage(state: Seats[Seat], stage: str) -> None:
         raise GameError("wrong_phase", f"this action needs a {stage} phase", phase=state.phase)
 
 
+def require_whisper(state: Any, seat: int, role: str, target: int, text: str, *,
+                    stage: str | None = None) -> tuple[Any, str]:
+    """A whisper's checks, in an order that is no oracle for anyone's role: the match runs (a waiting room answers
+    `match_not_in_progress`), the room allows whispers, the sender is in the game (with `stage`: and it is that
+    stage), the text; then the sender must hold `role` and `target` be another living seat holding it, else
+    `whisper_target_not_fellow` whatever the target. Returns the sender and the cleaned text."""
+    require_in_progress(state, waiting_code="match_not_in_progress")
+    if not state.config.allow_whisper:
+        raise GameError("whisper_not_enabled", "whispers are off in this match")
+    sender = require_living(state, seat)
+    if stage is not None:
+        require_stage(state, stage)
+    text = clean_text(text)
+    if sender.role != role or target not in [s for s in state.alive_with(role) if s != seat]:
+        raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow")
+    return sender, text
+
+
 def clean_text(text: str, field: str = "text") -> str:
     """Stripped text with something visible in it, at most 500 characters, without NUL (which no JSON column of
     PostgreSQL stores)."""

@@ -3,7 +3,7 @@ the request *is* the command."""
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, StrictInt
 
@@ -22,6 +22,9 @@ class Join(GameCommand):
     type: Literal["join"] = "join"
     name: str
     display_name: str
+    # Content keys the deal should not draw, if the library allows (`registry.RemembersContent`); left out of dumps
+    # when empty.
+    avoid: tuple[str, ...] = Field((), strict=False, exclude_if=lambda keys: not keys)
 
 
 class Act(GameCommand):
@@ -30,16 +33,6 @@ class Act(GameCommand):
     type: Literal["act"] = "act"
     seat: int
     request: SerializeAsAny[BaseModel]
-
-
-class Vote(GameCommand):
-    """A living seat votes to send another out (the simultaneous vote of `voting`)."""
-
-    type: Literal["vote"] = "vote"
-    seat: int
-    target_seat: int
-    comment: str | None = None
-    analysis: dict[str, Any] | None = None
 
 
 class Concede(GameCommand):

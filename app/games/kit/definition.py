@@ -14,20 +14,44 @@ from typing import Any, Generic, TypeVar
 from pydantic import BaseModel
 
 from app.games.base import ErrorSpec, Event
-from app.games.kit.state import KitSeat, KitState
+from app.games.kit.state import KitSeat
 from app.games.kit.step import Step
 
-StateT = TypeVar("StateT", bound=KitState[Any, Any])
+StateT = TypeVar("StateT", bound=BaseModel)
+"""A `KitState` (or a `RoundState`): the kit reads seed, seq, status, phase, players, the clock and the result."""
 StepT = TypeVar("StepT", bound=Step[Any])
 
 
 @dataclass(frozen=True)
 class Action(Generic[StepT]):
     """One action type: its request model (`type: Literal[...]`, documented fields) and its rule `(step, the acting
-    seat, the request)`, which raises `GameError` to refuse."""
+    seat, the request)`, which raises `GameError` to refuse and may return the transition it calls for (opened by
+    the definition's `openers`)."""
 
     model: type[BaseModel]
-    rule: Callable[[StepT, Any, Any], None]
+    rule: Callable[[StepT, Any, Any], object] | None = None
+    """None: the kit's own (only `concede`, which `parse_action` turns into the kit's `Concede`)."""
+
+
+def own_checks(state: Any, player: Any, action: str) -> None:
+    """A `guard` for games whose rules check every precondition themselves (in their own order)."""
+
+
+@dataclass(frozen=True)
+class QuickStart:
+    """A one-click start (`registry.QuickStarts`): the form's model, its choices → a config, the form's extras."""
+
+    model: type[BaseModel]
+    config: Callable[[Mapping[str, Any] | None], dict[str, Any]]
+    options: Callable[[], dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Rewrite:
+    """An outside writer may rephrase the finished record (`registry.Rewrites`)."""
+
+    source: Callable[[Any], dict[str, Any] | None]
+    apply: Callable[[Any, Any, float], Any]
 
 
 def _no_fields(state: Any) -> dict[str, Any]:
@@ -43,10 +67,12 @@ class GameDef(Generic[StateT, StepT]):
     step: type[StepT]
     """The kit's `Step`, or the game's subclass of it (e.g. fields every event carries)."""
     actions: Mapping[str, Action[StepT]]
-    deal: Callable[[StepT], None]
-    """The table is full: deal the roles, start the match (status `in_progress`, its phase and clock)."""
-    timers: Mapping[str, Callable[[StepT], None]]
-    """Timer kind → what happens when it fires (a stale or early timer never reaches it)."""
+    deal: Callable[[StepT], object]
+    """The table is full: deal the roles, start the match (status `in_progress`, its phase and clock); may return
+    the first transition."""
+    timers: Mapping[str, Callable[[StepT], object]]
+    """Timer kind → what happens when it fires (a stale or early timer never reaches it); may return a
+    transition."""
     you: Callable[[StateT, int], dict[str, Any]]
     """A seat's own block besides `seat`, `alive` and `allowed_actions`: `your_turn`, `next_action`, its secrets."""
     allowed: Callable[[StateT, int], list[dict[str, Any]]]
@@ -74,5 +100,22 @@ class GameDef(Generic[StateT, StepT]):
     errors: Mapping[str, ErrorSpec] = field(default_factory=lambda: MappingProxyType({}))
     secret_fields: tuple[str, ...] = ()
     profile_stats: Mapping[str, tuple[str, ...]] = field(default_factory=lambda: MappingProxyType({}))
-    seat_model: type[KitSeat] = KitSeat
+    seat_model: type[BaseModel] = KitSeat
     n_players: Callable[[Any], int] = lambda config: int(config.n_players)
+    openers: Mapping[Any, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
+    """A phase machine's table (`dispatch.run_phases`): transition type (or `dispatch.Cue`) → what opens it (may
+    return the next)."""
+    commands: Mapping[type, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
+    """The game's own handler of a kit command (`Concede`, `Abort`, `TakeOver`) instead of the kit's."""
+    settle: Callable[[StepT], object] | None = None
+    """After every command that changed the match (e.g. fold the new events into a record)."""
+    dead_may_act: bool = False
+    """A seat out of the game may still act (last words, a hunter's shot): `allowed` is asked for it too (declare a
+    `guard` that lets it through to the rule)."""
+    opens: Callable[[Any], object] | None = None
+    """Checked when a room opens with this config (raise `GameError` to refuse it)."""
+    content_key: Callable[[Any], str | None] | None = None
+    """What the deal drew, as a stable key (`registry.RemembersContent`; the deal reads `Join.avoid` from
+    `step.command`)."""
+    quick_start: QuickStart | None = None
+    rewrite: Rewrite | None = None

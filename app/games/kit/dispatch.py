@@ -1,9 +1,10 @@
-"""The parts of `rules.apply` and `Game` every game shares: which commands change nothing, the handler lookup,
+"""The parts of `apply` and `Game` every game shares: which commands change nothing, the handler lookup,
 and the match summary."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any, Protocol, TypeVar
 
 from app.games.base import GameError, MatchStatus, MatchSummary, TimerSummary
@@ -70,8 +71,16 @@ def summary(state: Timed) -> MatchSummary:
 PhaseRule = Callable[[Any, Any], object]
 
 
+@dataclass(frozen=True)
+class Cue:
+    """A transition that carries nothing, declared once by name (`DAWN = Cue("dawn")`); `openers` key it by itself
+    (a transition with data is a frozen dataclass, keyed by its type)."""
+
+    name: str
+
+
 def run_phases(step: Any, command: object, handlers: Mapping[type, PhaseRule],
-               timers: Mapping[str, Callable[[Any], object]], openers: Mapping[type, PhaseRule]) -> None:
+               timers: Mapping[str, Callable[[Any], object]], openers: Mapping[Any, PhaseRule]) -> None:
     """The table-driven loop of a phase machine: the command's handler (a due `Timeout`: its timer kind's) returns
     the transition it calls for; each transition's opener runs and may return the next, until one returns None.
     So no phase module imports another."""
@@ -81,4 +90,19 @@ def run_phases(step: Any, command: object, handlers: Mapping[type, PhaseRule],
     else:
         nxt = handler_for(handlers, command)(step, command)
     while nxt is not None:
-        nxt = openers[type(nxt)](step, nxt)
+        nxt = openers[nxt if isinstance(nxt, Cue) else type(nxt)](step, nxt)
+
+
+@dataclass(frozen=True)
+class SeatLeft:
+    """A transition: a living seat conceded and the match goes on; the current phase carries on without it."""
+
+    seat: int
+
+
+def carry_on(by_stage: Mapping[str, Callable[[Any, int], object]]) -> PhaseRule:
+    """The opener of `SeatLeft`: the current stage's handler of a seat that left (none: nothing to do)."""
+    def opener(step: Any, left: SeatLeft) -> object:
+        handler = by_stage.get(step.state.stage)
+        return None if handler is None else handler(step, left.seat)
+    return opener

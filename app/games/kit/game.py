@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -17,19 +17,39 @@ from app.games.base import ErrorSpec, Event, GameError, MatchSummary
 from app.games.kit import lobby
 from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
 from app.games.kit.definition import GameDef
-from app.games.kit.dispatch import is_noop, run_phases, summary
+from app.games.kit.dispatch import Timed, is_noop, run_phases, summary
 from app.games.kit.members import Members
-from app.games.kit.state import KitState
+from app.games.kit.state import RoundState
 from app.games.kit.step import Outcome, Step
 
-StateT = TypeVar("StateT", bound=KitState[Any, Any])
+StateT = TypeVar("StateT", bound=BaseModel)
 StepT = TypeVar("StepT", bound=Step[Any])
 ENDED = ("finished", "aborted")
 
 
 def _field_of(exc: ValidationError) -> tuple[str, str]:
+    """The first error's top-level field (a cross-field check names its own in `ctx.field`) and its message."""
     first = exc.errors()[0]
-    return ".".join(str(p) for p in first["loc"]) or "config", str(first["msg"])
+    loc = first["loc"]
+    where = str(loc[0]) if loc else str((first.get("ctx") or {}).get("field", "config"))
+    return where, str(first["msg"])
+
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+
+
+def parse_config(model: type[ModelT], raw: Mapping[str, Any] | None) -> ModelT:
+    """`model` validates a create request's `config` (None: the defaults); `invalid_config` naming the first bad
+    field otherwise."""
+    if raw is not None and not isinstance(raw, Mapping):
+        raise GameError("invalid_config", "config must be a JSON object", field="config")
+    try:
+        return model.model_validate(dict(raw or {}))
+    except ValidationError as exc:
+        where, message = _field_of(exc)
+        if exc.errors()[0]["type"] == "extra_forbidden":
+            raise GameError("invalid_config", f"unknown config field: {where}", field=where) from None
+        raise GameError("invalid_config", f"{where}: {message}", field=where) from None
 
 
 class KitGame(Members[StateT], Generic[StateT, StepT]):
@@ -46,29 +66,25 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         self.sides: tuple[str, ...] = d.sides
         self.profile_stats: Mapping[str, tuple[str, ...]] = d.profile_stats
         self.state_model = d.state
-        self._handlers: dict[type, Callable[[StepT, Any], None]] = {
+        round_table = issubclass(d.state, RoundState)  # its abort clears the floor, its takeover names the round
+        self._handlers: dict[type, Callable[[StepT, Any], object]] = {
             Join: self._join, Act: self._act, Concede: lambda s, c: self._concede(s, c.seat),
-            Abort: lambda s, c: lobby.abort(s, c.reason),
-            TakeOver: lambda s, c: lobby.take_over(s, s.state.seat(c.seat), c.seat)}
+            Abort: lobby.abort_table if round_table else lambda s, c: lobby.abort(s, c.reason),
+            TakeOver: lobby.take_over_in_round if round_table else lambda s, c: lobby.take_over(
+                s, s.state.seat(c.seat), c.seat), **d.commands}
 
     # --- config and commands ----------------------------------------------------------------------------------
 
     def parse_config(self, raw: Mapping[str, Any] | None) -> Any:
-        if raw is not None and not isinstance(raw, Mapping):
-            raise GameError("invalid_config", "config must be a JSON object", field="config")
-        try:
-            return self.d.config.model_validate(dict(raw or {}))
-        except ValidationError as exc:
-            where, message = _field_of(exc)
-            if exc.errors()[0]["type"] == "extra_forbidden":
-                raise GameError("invalid_config", f"unknown config field: {where}", field=where) from None
-            raise GameError("invalid_config", f"{where}: {message}", field=where) from None
+        """The config model validates `raw`; `invalid_config` naming the first bad field otherwise."""
+        return parse_config(self.d.config, raw)
 
     def n_players(self, config: Any) -> int:
         return self.d.n_players(config)
 
-    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act:
-        """The request model of the body's `type` validates it; `bad_request` with every error otherwise."""
+    def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act | Concede:
+        """The request model of the body's `type` validates it; `bad_request` with every error otherwise. A game that
+        lists `concede` among its actions takes it there too: the kit's `Concede`."""
         if not isinstance(raw, Mapping):
             raise GameError("bad_request", "the action body must be a JSON object",
                             errors=[{"loc": [], "msg": "not an object", "type": "dict_type"}])
@@ -78,11 +94,12 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
             raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(self.actions),
                             errors=[{"loc": ["type"], "msg": "unknown action type", "type": "literal_error"}])
         try:
-            return Act(seat=seat, request=action.model.model_validate(dict(raw)))
+            request = action.model.model_validate(dict(raw))
         except ValidationError as exc:
             errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
             where = ".".join(str(part) for part in errors[0]["loc"])
             raise GameError("bad_request", f"{where}: {errors[0]['msg']}", field=where, errors=errors) from None
+        return Concede(seat=seat) if kind == "concede" else Act(seat=seat, request=request)
 
     def command_from_json(self, data: Mapping[str, Any]) -> Command:
         """A command as `model_dump` wrote it (golden transcripts)."""
@@ -96,30 +113,40 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
 
     def new_match(self, config: Any, host_name: str, host_display_name: str, *, seed: int,
                   now: float) -> Outcome[StateT]:
+        if self.d.opens is not None:
+            self.d.opens(config)
         host = self.d.seat_model(seat=0, name=host_name, display_name=host_display_name)
         step = self.d.step(self.d.state(seed=seed, config=config, players=[host]), now)
         lobby.announce(step, self.config_to_json(config), host_name, host_display_name)
         return Outcome(step.state, step.events)
 
     def apply(self, state: StateT, command: Command, *, now: float) -> Outcome[StateT]:
-        if is_noop(state, command, now):
+        return self.apply_with(state, command, now=now)
+
+    def apply_with(self, state: StateT, command: Command, *, now: float, **context: Any) -> Outcome[StateT]:
+        """`apply`, with `context` for the step (`Step.context`: e.g. a test's word pairs for the deal)."""
+        if is_noop(cast(Timed, state), command, now):
             return Outcome(state, [])
-        step = self.d.step(type(state).model_validate(state.model_dump()), now)  # a fast deep copy
-        run_phases(step, command, self._handlers, self.d.timers, {})
+        step = self.d.step(type(state).model_validate(state.model_dump()), now, **context)  # a fast deep copy
+        step.command = command
+        run_phases(step, command, self._handlers, self.d.timers, self.d.openers)
         if step.reply is not None:  # a read-only action: nothing changed, nothing to store
             return Outcome(state, [], step.reply)
+        if self.d.settle is not None:
+            self.d.settle(step)
         if step.state.status == "in_progress" and self.d.after is not None:
             self.d.after(step)
         return Outcome(step.state, step.events)
 
-    def _join(self, step: StepT, cmd: Join) -> None:
+    def _join(self, step: StepT, cmd: Join) -> object:
         state = step.state
         if lobby.seat_player(step, lambda seat: state.players.append(self.d.seat_model(
                 seat=seat, name=cmd.name, display_name=cmd.display_name)), cmd.name, cmd.display_name,
                 self.n_players(state.config)):
-            self.d.deal(step)
+            return self.d.deal(step)
+        return None
 
-    def _act(self, step: StepT, cmd: Act) -> None:
+    def _act(self, step: StepT, cmd: Act) -> object:
         state = step.state
         player = state.seat(cmd.seat)
         action = str(getattr(cmd.request, "type", ""))
@@ -134,7 +161,9 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
                 raise GameError("wrong_phase", "the match has not started", phase=state.phase)
             if not player.alive:
                 raise GameError("you_are_eliminated", "you have left this match", seat=cmd.seat)
-        self.d.actions[action].rule(step, player, cmd.request)
+        rule = self.d.actions[action].rule
+        assert rule is not None
+        return rule(step, player, cmd.request)
 
     def _concede(self, step: StepT, seat: int) -> None:
         state = step.state
@@ -154,6 +183,7 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
     # --- state and views --------------------------------------------------------------------------------------
 
     def summary(self, state: Any) -> MatchSummary:
+        """status, phase, the result once ended, and the next timer."""
         body = summary(state)
         if state.status not in ENDED:
             body["result"] = None
@@ -162,12 +192,12 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
     def role_set(self, state: StateT, seat: int) -> frozenset[str]:
         if self.d.role_set is not None:
             return self.d.role_set(state, seat)
-        player = state.seat(seat)
+        player = _seat(state, seat)
         return frozenset() if player is None or player.role is None else frozenset({player.role})
 
     def players_view(self, state: StateT, *, god: bool) -> list[dict[str, Any]]:
         rows = []
-        for p in state.players:
+        for p in cast(Any, state).players:
             extra = self.d.row(state, p, god) if self.d.row is not None else ({"role": p.role} if god else {})
             rows.append({"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive, **extra})
         return rows
@@ -179,41 +209,94 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         return self.d.god(state)
 
     def you_view(self, state: StateT, seat: int) -> dict[str, Any]:
-        player = state.seat(seat)
+        player = _seat(state, seat)
         if player is None:
             raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
         return {"seat": seat, "alive": player.alive, **self.d.you(state, seat),
                 "allowed_actions": self.allowed_actions(state, seat)}
 
     def allowed_actions(self, state: StateT, seat: int) -> list[dict[str, Any]]:
-        player = state.seat(seat)
-        if state.status != "in_progress" or player is None or not player.alive:
+        player = _seat(state, seat)
+        if cast(Any, state).status != "in_progress" or player is None or not (player.alive or self.d.dead_may_act):
             return []
         return self.d.allowed(state, seat)
 
     def seat_sides(self, state: StateT) -> dict[int, str]:
         side_of = self.d.side_of
-        return {p.seat: side_of(state, p) if side_of is not None else str(p.role) for p in state.players if p.dealt}
+        return {p.seat: side_of(state, p) if side_of is not None else str(p.role)
+                for p in cast(Any, state).players if p.dealt}
 
     def action_response(self, state: StateT, seat: int | None, events: list[Event]) -> dict[str, Any]:
-        body: dict[str, Any] = {"match_status": state.status}
+        match: Any = state
+        body: dict[str, Any] = {"match_status": match.status}
         if self.d.response is not None:
             body.update(self.d.response(state, seat, events))
-        if state.result is not None and state.status in ENDED:
-            body["result"] = state.result
+        if match.result is not None and match.status in ENDED:
+            body["result"] = match.result
         return body
 
 
-class FiguredKitGame(KitGame[StateT, StepT]):
-    """A kit game whose definition measures a seat's play (`registry.SeatFigures`)."""
+def _seat(state: BaseModel, seat: int) -> Any:
+    return cast(Any, state).seat(seat)
+
+
+class _Figures(KitGame[StateT, StepT]):
+    """`registry.SeatFigures`: what a benchmark report measures of one seat's play."""
 
     def seat_figures(self, state: StateT, seat: int, events: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         figures = self.d.seat_figures
         return figures(state, seat, events) if figures is not None else {}
 
 
+class _Content(KitGame[StateT, StepT]):
+    """`registry.RemembersContent`: the deal avoids what the players saw recently."""
+
+    def content_key(self, state: StateT) -> str | None:
+        return None if self.d.content_key is None else self.d.content_key(state)
+
+    def join_avoiding(self, name: str, display_name: str, recent: frozenset[str]) -> Join:
+        return Join(name=name, display_name=display_name, avoid=tuple(sorted(recent)))
+
+
+class _QuickStarts(KitGame[StateT, StepT]):
+    """`registry.QuickStarts`: a one-click start's form."""
+
+    def __init__(self, d: GameDef[StateT, StepT]) -> None:
+        super().__init__(d)
+        assert d.quick_start is not None
+        self.quick_start_model: type[BaseModel] = d.quick_start.model
+
+    def quick_config(self, choices: Mapping[str, Any] | None) -> dict[str, Any]:
+        assert self.d.quick_start is not None
+        return self.d.quick_start.config(choices)
+
+    def quick_options(self) -> dict[str, Any]:
+        assert self.d.quick_start is not None
+        return self.d.quick_start.options()
+
+
+class _Rewrites(KitGame[StateT, StepT]):
+    """`registry.Rewrites`: an outside writer may rephrase the finished record."""
+
+    def rewrite_source(self, state: StateT) -> dict[str, Any] | None:
+        assert self.d.rewrite is not None
+        return self.d.rewrite.source(state)
+
+    def rewrite(self, state: StateT, proposal: Any, *, now: float) -> Any:
+        assert self.d.rewrite is not None
+        return self.d.rewrite.apply(state, proposal, now)
+
+
+FiguredKitGame = _Figures
+
+
 def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:
-    """The `Game` of one definition (with `seat_figures` when the definition gives it)."""
-    if definition.seat_figures is not None:
-        return FiguredKitGame(definition)
-    return KitGame(definition)
+    """The `Game` of one definition, with each optional member (`registry.SeatFigures`, `RemembersContent`,
+    `QuickStarts`, `Rewrites`) exactly when the definition gives it."""
+    d = definition
+    extras = [cls for cls, given in ((_Figures, d.seat_figures), (_Content, d.content_key),
+                                     (_QuickStarts, d.quick_start), (_Rewrites, d.rewrite)) if given is not None]
+    if not extras:
+        return KitGame(d)
+    built = cast(type[KitGame[StateT, StepT]], type(f"{d.name.title()}Game", (*extras, KitGame), {}))
+    return built(d)

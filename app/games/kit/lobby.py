@@ -89,3 +89,16 @@ def take_over(step: RoomStep, seat: Marked | None, number: int, **fields: Any) -
         return
     seat.taken_over = True
     step.emit("seat_taken_over", "public", seat=number, **fields)
+
+
+def abort_table(step: Any, cmd: Any) -> None:
+    """`Abort` of a round table (`kit.turns`, `kit.voting`): nobody holds the floor or owes an action any more."""
+    if step.state.status != "finished":
+        step.state.current_speaker_seat = None
+        step.state.pending = []
+    abort(step, cmd.reason)
+
+
+def take_over_in_round(step: Any, cmd: Any) -> None:
+    """`TakeOver` of a round table: `seat_taken_over` names the round."""
+    take_over(step, step.state.seat(cmd.seat), cmd.seat, round=step.state.round_index)

@@ -20,13 +20,18 @@ class Timer(BaseModel):
     token: int
 
 
-class KitSeat(BaseModel):
-    """One seat: who sits there, its role once dealt (None before), whether it left or the official bot plays it."""
+class SeatRow(BaseModel):
+    """Who sits in a seat, and its role once dealt (None before)."""
 
     seat: int
     name: str
     display_name: str
     role: str | None = None
+
+
+class KitSeat(SeatRow):
+    """One seat: who sits there, its role once dealt, whether it left or the official bot plays it."""
+
     conceded: bool = False
     taken_over: bool = False
 
@@ -105,3 +110,51 @@ class RoundTableMethods(Generic[PlayerT]):
     def living_seats(self: _RoundTable[_Seated]) -> list[int]:
         """Seats still in the game, ascending."""
         return [p.seat for p in self.players if p.alive]
+
+
+class RoundSeat(SeatRow):
+    """A seat of a round-based game, where a seat can go out of the game (voted out, killed, conceded): `alive` is
+    its own field; `role` is the game's (subclasses narrow its type and add their fields)."""
+
+    alive: bool = True
+    conceded: bool = False
+    taken_over: bool = False
+
+    @property
+    def dealt(self) -> bool:
+        return self.role is not None
+
+
+RoundSeatT = TypeVar("RoundSeatT", bound=RoundSeat)
+
+
+class RoundState(BaseModel, RoundTableMethods[RoundSeatT], Generic[ConfigT, RoundSeatT]):
+    """The base of a round-based game's state (`kit.turns`, `kit.voting`): what the kit reads and writes (seed,
+    seq, status, phase, seats, clock, result) plus the round, the floor and the vote."""
+
+    seed: int
+    seq: int = 0
+    config: ConfigT
+    status: MatchStatus = "waiting"
+    phase: str = "waiting"
+    round_index: int = 0
+    players: list[RoundSeatT] = Field(default_factory=list)
+    speaking_order: list[int] = Field(default_factory=list)
+    current_speaker_seat: int | None = None
+    votes: dict[int, int] = Field(default_factory=dict)
+    pk: bool = False
+    pk_candidates: list[int] = Field(default_factory=list)
+    noop_streak: int = 0
+    deadline_at: float | None = None
+    deadline_ts: int | None = None
+    timer: Timer | None = None
+    timer_tokens: int = 0
+    result: dict[str, Any] | None = None
+
+    def alive_with(self, *roles: str) -> list[int]:
+        """Living seats holding one of `roles`."""
+        return [p.seat for p in self.players if p.alive and p.role in roles]
+
+    def seats_with(self, *roles: str) -> list[int]:
+        """All seats (living or not) holding one of `roles`."""
+        return [p.seat for p in self.players if p.role in roles]

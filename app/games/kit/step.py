@@ -28,11 +28,15 @@ StateT = TypeVar("StateT", bound=Clocked)
 class Step(Generic[StateT]):
     """The working copy the rules change (the caller's state is never touched) and the events they emit."""
 
-    def __init__(self, state: StateT, now: float) -> None:
+    def __init__(self, state: StateT, now: float, **context: Any) -> None:
         self.state = state
         self.now = now
+        self.context = context
+        """What the caller passed besides the state and the time (`KitGame.apply`'s `context`)."""
         self.events: list[Event] = []
         self.reply: dict[str, Any] | None = None
+        self.command: object = None
+        """The command being applied (set by the kit's `apply`)."""
 
     def emit(self, type_: str, visibility: str = "public", **fields: Any) -> Event:
         """Append an event with the next `seq`."""
@@ -68,10 +72,13 @@ class Step(Generic[StateT]):
         self.state.timer = None
 
 
+OutT = TypeVar("OutT")
+
+
 @dataclass(frozen=True)
-class Outcome(Generic[StateT]):
+class Outcome(Generic[OutT]):
     """What a command produced: the new state, the events to append, and a read-only command's reply."""
 
-    state: StateT
+    state: OutT
     events: list[Event]
     reply: dict[str, Any] | None = field(default=None)

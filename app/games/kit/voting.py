@@ -8,10 +8,109 @@ out, but a second tie on the next consecutive round draws at random.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from app.games.base import GameError
+from app.games.kit.checks import is_private, require_in_progress, require_living, require_stage
+from app.games.kit.dispatch import Cue
 from app.games.kit.table import Table, TableStep
+
+VOTE_EXPIRE, VOTE_WARNING = "vote_expire", "vote_warning"
+
+
+VOTE_ROUND = Cue("vote_round")
+"""A transition: open `vote_round_N` for the current round (a PK's vote when the PK is on; `Ballot.open`)."""
+
+
+@dataclass(frozen=True)
+class Ballot:
+    """One game's `vote_round_N`: how counted votes resolve, whether a public half-time `vote_warning` runs, and
+    what a PK left with fewer than two candidates does (None: it resolves once no candidate is left)."""
+
+    resolve: Callable[[Any], object]
+    warning: bool = False
+    pk_broken: Callable[[Any], object] | None = None
+
+    def open(self, step: Any, _transition: object = None) -> object:
+        """Open `vote_round_N` for `config.vote_timeout` seconds and invite every voter (nobody votes: resolve)."""
+        state = step.state
+        state.current_speaker_seat = None
+        state.votes = {}
+        if not voters(state) or (state.pk and not state.pk_candidates):
+            return self.resolve(step)
+        state.phase = f"vote_round_{state.round_index}"
+        warning = VOTE_WARNING if self.warning else None
+        deadline = step.start_clock(state.config.vote_timeout, VOTE_EXPIRE, warning=warning)
+        step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
+                  deadline_ts=deadline, pk=state.pk)
+        for seat in voters(state):
+            invite(step, seat)
+        return None
+
+    def cast(self, step: Any, seat: int, target: int, comment: str | None, analysis: dict[str, Any] | None,
+             **flags: Any) -> object:
+        """Record a checked vote (`vote_cast`, public; the voter's receipt; a private analysis); the last missing
+        vote resolves."""
+        state = step.state
+        state.votes[seat] = target
+        public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
+        step.emit("vote_cast", "public", seat=seat, round=state.round_index, target_seat=target, comment=comment,
+                  pk=state.pk, **public, **flags)
+        step.emit("your_vote_recorded", f"private:seat:{seat}", seat=seat, round=state.round_index,
+                  target_seat=target)
+        if is_private(analysis):
+            step.emit("analysis_recorded", f"private:seat:{seat}", seat=seat, round=state.round_index,
+                      action="vote", analysis=analysis)
+        return self.resolve(step) if all_voted(state) else None
+
+    def on_warning(self, step: Any) -> object:
+        """Half the voting time is gone: say publicly who has not voted."""
+        state = step.state
+        missing = [s for s in voters(state) if s not in state.votes]
+        step.emit("vote_warning", "public", round=state.round_index, missing_count=len(missing),
+                  missing_seats=missing, deadline_ts=state.deadline_ts, pk=state.pk)
+        step.arm(VOTE_EXPIRE, state.deadline_at)
+        return None
+
+    def on_expire(self, step: Any) -> object:
+        """Time is up: the missing voters abstain and the round resolves."""
+        abstain_missing(step)
+        return self.resolve(step)
+
+    def leave(self, step: Any, seat: int) -> object:
+        """A seat left mid-vote: its vote goes; votes for it are void and those voters vote again."""
+        state = step.state
+        state.votes.pop(seat, None)
+        if state.pk and seat in state.pk_candidates:
+            state.pk_candidates.remove(seat)
+            if self.pk_broken is not None and len(state.pk_candidates) < 2:
+                return self.pk_broken(step)
+            if self.pk_broken is None and not state.pk_candidates:
+                return self.resolve(step)
+        void_votes_for(step, seat)
+        return self.resolve(step) if all_voted(state) else None
+
+    @property
+    def timers(self) -> dict[str, Callable[[Any], object]]:
+        """The vote's timer kinds and their handlers."""
+        return {VOTE_EXPIRE: self.on_expire, **({VOTE_WARNING: self.on_warning} if self.warning else {})}
+
+
+def require_ballot(state: Any, seat: int, target: int) -> Any:
+    """The acting seat, which may vote for `target` now."""
+    require_in_progress(state)
+    player = require_living(state, seat)
+    require_stage(state, "vote")
+    if seat not in voters(state):
+        raise GameError("wrong_phase", "the tied seats do not vote in their PK", seat=seat)
+    if seat in state.votes:
+        raise GameError("already_voted", "you have voted this round", target_seat=state.votes[seat])
+    if target not in targets_for(state, seat):
+        raise GameError("invalid_target", "you cannot vote for that seat", target_seat=target,
+                        eligible_targets=targets_for(state, seat))
+    return player
 
 
 @dataclass(frozen=True)
@@ -118,3 +217,16 @@ def close_table(step: TableStep, camp: str | None, winners: list[int], losers: l
     state.pending, state.votes, state.pk, state.pk_candidates = [], {}, False, []
     step.stop_clock()
     return {"winner_camp": camp, "winning_seats": winners, "losing_seats": losers, "reason": reason}
+
+
+def vote_accuracy(sides: Mapping[int, str | None], seat: int, events: Sequence[Mapping[str, Any]], side: str,
+                  found: Callable[[str | None], bool]) -> dict[str, float]:
+    """A benchmark figure (`registry.SeatFigures`): for a seat on `side`, the share of its votes (`vote_cast`) that
+    named a seat whose side `found` accepts; {} for a seat on another side and for one that never voted."""
+    if sides.get(seat) != side:
+        return {}
+    targets = [int(e["target_seat"]) for e in events
+               if e.get("type") == "vote_cast" and e.get("seat") == seat and e.get("target_seat") is not None]
+    if not targets:
+        return {}
+    return {"vote_accuracy": sum(1 for t in targets if found(sides.get(t))) / len(targets)}

@@ -1,9 +1,7 @@
-"""谁是卧底 (Who is the Undercover): the pure rules engine. The rules are written once in
-`docs/_shared/undercover-rules.md` and `docs/_shared/undercover-end.md` (shown on the docs page
+"""谁是卧底 (Who is the Undercover), one kit definition (`game.GAME`, built by `app.games.kit`). The rules are
+written once in `docs/_shared/undercover-rules.md` and `docs/_shared/undercover-end.md` (shown on the docs page
 `docs/games/undercover.md` and in `undercover-skill.md`); the config, actions and error codes there are generated
 from this package (`python -m tools.docs`).
-
-The protocol layer reaches it through `game.UndercoverGame` (registered by `app.games.installed`).
 
 The table extensions (issue 17, all opt-in by config; a default room has none of them, not even in its config):
 
@@ -21,70 +19,6 @@ The table extensions (issue 17, all opt-in by config; a default room has none of
 
 from __future__ import annotations
 
-from app.games.kit import Timer
-from app.games.undercover.actions import parse_action
-from app.games.undercover.commands import (
-    Abort,
-    Command,
-    Concede,
-    GuessWord,
-    Join,
-    LastWords,
-    Skip,
-    Speak,
-    Timeout,
-    Vote,
-    Whisper,
-)
 from app.games.undercover.config import UndercoverConfig, parse_config
-from app.games.undercover.rules import apply, new_match
-from app.games.undercover.state import (
-    MatchState,
-    Player,
-    RevealAction,
-    WordPair,
-    state_from_json,
-    state_to_json,
-)
-from app.games.undercover.step import Outcome
-from app.games.undercover.view import (
-    next_action,
-    players_view,
-    public_fields,
-    role_set,
-    wordpair,
-    you_view,
-)
 
-__all__ = [
-    "Abort",
-    "Command",
-    "Concede",
-    "GuessWord",
-    "Join",
-    "LastWords",
-    "MatchState",
-    "Outcome",
-    "Player",
-    "RevealAction",
-    "Skip",
-    "Speak",
-    "Timeout",
-    "Timer",
-    "UndercoverConfig",
-    "Vote",
-    "Whisper",
-    "WordPair",
-    "apply",
-    "new_match",
-    "next_action",
-    "parse_action",
-    "parse_config",
-    "players_view",
-    "public_fields",
-    "role_set",
-    "state_from_json",
-    "state_to_json",
-    "wordpair",
-    "you_view",
-]
+__all__ = ["UndercoverConfig", "parse_config"]

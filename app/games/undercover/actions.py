@@ -1,30 +1,16 @@
 """The request bodies `POST /action` accepts in an undercover match (spec §2.3), one pydantic model per `type`.
 
-They are the wire shapes: `parse_action` validates a body with the model its `type` names (an unknown field is
-refused with `bad_request`, not dropped) and then builds the rules' command for the acting seat. Every model
+They are the wire shapes and the commands: the kit's `parse_action` validates a body with the model its `type`
+names (an unknown field is refused with `bad_request`, not dropped) and hands it to the rule with the acting seat
+(`game.GAME`'s actions). Every model
 takes the protocol's optional `analysis` and `expected_seq` (the services read the latter before parsing).
 """
 
 from __future__ import annotations
 
-from types import MappingProxyType
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, ValidationError
-
-from app.games.base import GameError
-from app.games.undercover.commands import (
-    Command,
-    Concede,
-    Debate,
-    DebatePass,
-    GuessWord,
-    LastWords,
-    Skip,
-    Speak,
-    Vote,
-    Whisper,
-)
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 _TEXT = ("at most 500 characters (longer → 422 `text_too_long`); must not contain your own word (422 "
          "`speech_contains_secret_word`); text imitating the server, the host or a system message is flagged "
@@ -104,53 +90,3 @@ class ConcedeAction(_Action):
     """Leave the match now; your role is revealed (the same as `POST /concede`)."""
 
     type: Literal["concede"]
-
-
-ACTIONS: MappingProxyType[str, type[_Action]] = MappingProxyType({
-    "speak": SpeakAction,
-    "vote": VoteAction,
-    "skip": SkipAction,
-    "whisper": WhisperAction,
-    "last_words": LastWordsAction,
-    "guess_word": GuessWordAction,
-    "debate": DebateAction,
-    "debate_pass": DebatePassAction,
-    "concede": ConcedeAction,
-})
-
-
-def parse_action(raw: Any, seat: int) -> Command:
-    """A `POST /action` body as `seat`'s command; `GameError("bad_request")` naming the first bad field."""
-    if not isinstance(raw, dict):
-        raise GameError("bad_request", "the action body must be a JSON object")
-    kind = raw.get("type")
-    model = ACTIONS.get(kind) if isinstance(kind, str) else None
-    if model is None:
-        raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(ACTIONS))
-    try:
-        body = model.model_validate(raw)
-    except ValidationError as exc:
-        errors = [{"loc": list(e["loc"]), "msg": e["msg"], "type": e["type"]} for e in exc.errors()]
-        field = ".".join(str(part) for part in errors[0]["loc"])
-        raise GameError("bad_request", f"{kind}: {field}: {errors[0]['msg']}", field=field, errors=errors) from None
-    return _command(body, seat)
-
-
-def _command(body: _Action, seat: int) -> Command:
-    if isinstance(body, SpeakAction):
-        return Speak(seat=seat, text=body.text, analysis=body.analysis)
-    if isinstance(body, VoteAction):
-        return Vote(seat=seat, target_seat=body.target_seat, comment=body.comment, analysis=body.analysis)
-    if isinstance(body, WhisperAction):
-        return Whisper(seat=seat, target_seat=body.target_seat, text=body.text)
-    if isinstance(body, LastWordsAction):
-        return LastWords(seat=seat, text=body.text)
-    if isinstance(body, GuessWordAction):
-        return GuessWord(seat=seat, word=body.word)
-    if isinstance(body, SkipAction):
-        return Skip(seat=seat)
-    if isinstance(body, DebateAction):
-        return Debate(seat=seat, text=body.text)
-    if isinstance(body, DebatePassAction):
-        return DebatePass(seat=seat)
-    return Concede(seat=seat)

@@ -16,10 +16,8 @@ from app.games.undercover.state import MatchState, Player
 
 
 def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
-    """The actions `seat` may send in `state`; empty outside a running match and for a seat with nothing left."""
-    player = state.seat(seat)
-    if player is None or state.status != "in_progress":
-        return []
+    """The actions `seat` may send in a running match (a seat voted out: its pending reveal action)."""
+    player = state.players[seat]
     timed = {"deadline_ts": state.deadline_ts}
     actions: list[dict[str, Any]] = [{"type": a.kind, **timed} for a in state.pending if a.seat == seat]
     if not player.alive:

@@ -8,11 +8,12 @@ runs before any of that.
 
 from __future__ import annotations
 
+from app.games.kit import Concede
 from app.games.kit.checks import require_in_progress, require_living
+from app.games.kit.dispatch import SeatLeft
 from app.games.undercover import ending
-from app.games.undercover.commands import Concede
-from app.games.undercover.step import Step
-from app.games.undercover.transitions import SeatLeft, Transition
+from app.games.undercover.state import Step
+from app.games.undercover.transitions import Transition
 
 
 def concede(step: Step, cmd: Concede) -> Transition:

@@ -35,6 +35,7 @@ name them, so default matches and their golden transcripts are unchanged):
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import (
@@ -43,13 +44,12 @@ from pydantic import (
     Field,
     SerializationInfo,
     SerializerFunctionWrapHandler,
-    ValidationError,
     model_serializer,
     model_validator,
 )
 from pydantic_core import PydanticCustomError
 
-from app.games.base import GameError
+from app.games.kit.game import parse_config as kit_parse_config
 
 TieBreak = Literal["random", "revote", "noop_then_random"]
 Host = Literal["off", "plain", "chaos"]
@@ -137,22 +137,6 @@ class UndercoverConfig(BaseModel):
         return self
 
 
-def parse_config(raw: dict[str, Any] | None) -> UndercoverConfig:
+def parse_config(raw: Mapping[str, Any] | None) -> UndercoverConfig:
     """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, dict):
-        raise GameError("invalid_config", "config must be a JSON object", field="config")
-    try:
-        return UndercoverConfig.model_validate(raw)
-    except ValidationError as exc:
-        raise _config_error(exc) from None
-
-
-def _config_error(exc: ValidationError) -> GameError:
-    first = exc.errors()[0]
-    loc = first.get("loc") or ()
-    field = str(loc[0]) if loc else str((first.get("ctx") or {}).get("field", "config"))
-    if first["type"] == "extra_forbidden":
-        return GameError("invalid_config", f"unknown config field: {field}", field=field)
-    return GameError("invalid_config", f"{field}: {first['msg']}", field=field)
+    return kit_parse_config(UndercoverConfig, raw)

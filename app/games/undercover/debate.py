@@ -18,26 +18,26 @@ import re
 
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
+from app.games.kit.dispatch import Cue
 from app.games.undercover import host
+from app.games.undercover.actions import DebateAction, DebatePassAction
 from app.games.undercover.checks import check_said, remember_said
-from app.games.undercover.commands import Debate, DebatePass
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.instructions import screen
-from app.games.undercover.state import MatchState, Player
-from app.games.undercover.step import Step
-from app.games.undercover.transitions import DebateRound, SpeechesDone, Transition, VoteRound
+from app.games.undercover.state import MatchState, Player, Step
+from app.games.undercover.transitions import VOTE_ROUND, DebateRound, Transition
 
 _SEAT_MENTION = re.compile(r"(\d{1,2})\s*号")
 
 
-def after_speeches(step: Step, _: SpeechesDone) -> Transition:
+def after_speeches(step: Step, _: Cue) -> Transition:
     """The speeches are over: the host's commentary and the debate when the room asked for them, then the vote."""
     state = step.state
     if state.pk or not state.config.table_extensions:
-        return VoteRound()
+        return VOTE_ROUND
     if state.config.host != "off":
         host.comment(step)
-    return DebateRound(1) if state.config.debate_rounds else VoteRound()
+    return DebateRound(1) if state.config.debate_rounds else VOTE_ROUND
 
 
 def open_debate(step: Step, nxt: DebateRound) -> Transition:
@@ -54,33 +54,33 @@ def open_debate(step: Step, nxt: DebateRound) -> Transition:
     return None
 
 
-def debate(step: Step, cmd: Debate) -> Transition:
+def debate(step: Step, actor: Player, req: DebateAction) -> Transition:
     """A debate message: public, checked like a speech."""
     state = step.state
-    player = _require_debater(state, cmd.seat)
-    text = clean_text(cmd.text)
+    player = _require_debater(state, actor.seat)
+    text = clean_text(req.text)
     if len(text) > DEBATE_MAX_CHARS:
         raise GameError("text_too_long", f"a debate message is at most {DEBATE_MAX_CHARS} characters",
                         field="text", limit=DEBATE_MAX_CHARS, length=len(text))
     check_said(state, player, text)
     flags = screen([text], compete_mode=state.config.compete_mode)
-    posted = state.debate_posts.get(cmd.seat, 0) + 1
-    state.debate_posts[cmd.seat] = posted
+    posted = state.debate_posts.get(actor.seat, 0) + 1
+    state.debate_posts[actor.seat] = posted
     if posted >= DEBATE_MAX_MESSAGES:
-        state.debate_done.append(cmd.seat)
-    step.emit("debate_posted", "public", seat=cmd.seat, round=state.round_index, debate_round=state.debate_index,
-              text=text, addressed_seats=addressed(state, cmd.seat, text),
+        state.debate_done.append(actor.seat)
+    step.emit("debate_posted", "public", seat=actor.seat, round=state.round_index, debate_round=state.debate_index,
+              text=text, addressed_seats=addressed(state, actor.seat, text),
               messages_left=DEBATE_MAX_MESSAGES - posted, **flags)
-    remember_said(state, cmd.seat, text)
+    remember_said(state, actor.seat, text)
     return _close_if_done(step)
 
 
-def debate_pass(step: Step, cmd: DebatePass) -> Transition:
+def debate_pass(step: Step, actor: Player, req: DebatePassAction) -> Transition:
     """The seat has nothing (more) to say this debate round."""
     state = step.state
-    _require_debater(state, cmd.seat)
-    state.debate_done.append(cmd.seat)
-    step.emit("debate_passed", "public", seat=cmd.seat, round=state.round_index, debate_round=state.debate_index)
+    _require_debater(state, actor.seat)
+    state.debate_done.append(actor.seat)
+    step.emit("debate_passed", "public", seat=actor.seat, round=state.round_index, debate_round=state.debate_index)
     return _close_if_done(step)
 
 
@@ -119,7 +119,7 @@ def _next(step: Step) -> Transition:
     if state.debate_index < state.config.debate_rounds:
         return DebateRound(state.debate_index + 1)
     state.debate_index = 0
-    return VoteRound()
+    return VOTE_ROUND
 
 
 def _require_debater(state: MatchState, seat: int) -> Player:

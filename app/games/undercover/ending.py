@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from app.games.kit import voting as tally
 from app.games.undercover import recap
-from app.games.undercover.state import MatchState
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Step
 
 
 def remaining(state: MatchState) -> tuple[int, int, int]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from app.games.undercover import table
 from app.games.undercover.reading import percent, public_suspicion, ranking
-from app.games.undercover.step import Step
+from app.games.undercover.state import Step
 
 CHAOS_STEER = 0.7  # chance that the chaos host steers in a round
 STEER_MARGIN = 8  # the steered seat's index is this much above the real top (at most 100)

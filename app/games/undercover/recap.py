@@ -33,8 +33,7 @@ from typing import Any
 
 from app.games.undercover import table
 from app.games.undercover.reading import content
-from app.games.undercover.state import MatchState, Player, Record
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Player, Record, Step
 from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import default_library
 

@@ -24,8 +24,7 @@ from app.games.base import GameError
 from app.games.kit.checks import clean_text
 from app.games.undercover.instructions import matching
 from app.games.undercover.recap import ROLE_ZH
-from app.games.undercover.state import MatchState
-from app.games.undercover.step import Outcome, Step
+from app.games.undercover.state import MatchState, Outcome, Step
 from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import default_library
 

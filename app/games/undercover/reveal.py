@@ -15,11 +15,10 @@ from __future__ import annotations
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_seat
 from app.games.undercover import ending
+from app.games.undercover.actions import GuessWordAction, LastWordsAction
 from app.games.undercover.checks import check_said
-from app.games.undercover.commands import GuessWord, LastWords
 from app.games.undercover.instructions import screen
-from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind
-from app.games.undercover.step import Step
+from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind, Step
 from app.games.undercover.text import normalise
 from app.games.undercover.transitions import Reveal, SpeakRound, Transition
 
@@ -46,30 +45,30 @@ def open_reveal(step: Step, nxt: Reveal) -> Transition:
     return None
 
 
-def last_words(step: Step, cmd: LastWords) -> Transition:
+def last_words(step: Step, player: Player, req: LastWordsAction) -> Transition:
     """The eliminated seat's public goodbye."""
-    player = _require_pending(step.state, cmd.seat, "last_words")
-    text = clean_text(cmd.text)
+    _require_pending(step.state, player.seat, "last_words")
+    text = clean_text(req.text)
     check_said(step.state, player, text)
     flags = screen([text], compete_mode=step.state.config.compete_mode)
-    step.emit("last_words_posted", "public", seat=cmd.seat, round=step.state.round_index, text=text, **flags)
-    return _done(step, cmd.seat, "last_words")
+    step.emit("last_words_posted", "public", seat=player.seat, round=step.state.round_index, text=text, **flags)
+    return _done(step, player.seat, "last_words")
 
 
-def guess_word(step: Step, cmd: GuessWord) -> Transition:
+def guess_word(step: Step, player: Player, req: GuessWordAction) -> Transition:
     """The eliminated blank names the civilians' word; right wins alone."""
     state = step.state
-    _require_pending(state, cmd.seat, "guess_word")
-    guess = clean_text(cmd.word, "word")
+    _require_pending(state, player.seat, "guess_word")
+    guess = clean_text(req.word, "word")
     flags = screen([guess], compete_mode=state.config.compete_mode, field="word")
     assert state.wordpair is not None
     correct = normalise(guess) == normalise(state.wordpair.civilian)
-    step.emit("word_guessed", "public", seat=cmd.seat, round=state.round_index, guess=guess,
+    step.emit("word_guessed", "public", seat=player.seat, round=state.round_index, guess=guess,
               correct=correct, **flags)
     if correct:
-        ending.finish_blank(step, cmd.seat)
+        ending.finish_blank(step, player.seat)
         return None
-    return _done(step, cmd.seat, "guess_word")
+    return _done(step, player.seat, "guess_word")
 
 
 def on_expire(step: Step) -> Transition:

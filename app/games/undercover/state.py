@@ -8,36 +8,26 @@ scheduler must fire; its `token` comes from the monotonic `timer_tokens` counter
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.games.base import MatchStatus
-from app.games.kit import Timer
-from app.games.kit.state import RoundTableMethods
+from app.games.kit import Outcome as KitOutcome
+from app.games.kit import Step as KitStep
+from app.games.kit.state import RoundSeat, RoundState
 from app.games.undercover.config import UndercoverConfig
 
 Role = Literal["civilian", "undercover", "blank"]
-Status = MatchStatus
-TimerKind = Literal["speak_warning", "speak_expire", "vote_warning", "vote_expire", "reveal_expire",
-                    "debate_expire"]
 RevealKind = Literal["guess_word", "last_words"]
 
 
-class Player(BaseModel):
+class Player(RoundSeat):
     """One seat at the table."""
 
-    seat: int
-    name: str
-    display_name: str
     role: Role | None = None
     word: str | None = None
-    alive: bool = True
     eliminated_in: str | None = None
     revealed_role: Role | None = None
-    conceded: bool = False
-    taken_over: bool = False
 
 
 class WordPair(BaseModel):
@@ -94,30 +84,12 @@ def _unset(value: object) -> bool:
     return not value
 
 
-class MatchState(BaseModel, RoundTableMethods[Player]):
+class MatchState(RoundState[UndercoverConfig, Player]):
     """Everything the rules need to continue a match; JSON in, JSON out."""
 
-    seed: int
-    seq: int = 0
-    config: UndercoverConfig
-    status: Status = "waiting"
-    phase: str = "waiting"
-    round_index: int = 0
-    players: list[Player] = Field(default_factory=list)
     wordpair: WordPair | None = None
     first_speaker_seat: int | None = None
-    speaking_order: list[int] = Field(default_factory=list)
-    current_speaker_seat: int | None = None
-    votes: dict[int, int] = Field(default_factory=dict)
-    pk: bool = False
-    pk_candidates: list[int] = Field(default_factory=list)
-    noop_streak: int = 0
     pending: list[RevealAction] = Field(default_factory=list)
-    deadline_at: float | None = None
-    deadline_ts: int | None = None
-    timer: Timer | None = None
-    timer_tokens: int = 0
-    result: dict[str, Any] | None = None
     whisper_count: int = 0
     # Table extensions (issue 17): left out of the dump while unused, so a default room's state is unchanged.
     debate_index: int = Field(0, exclude_if=_unset)
@@ -129,22 +101,6 @@ class MatchState(BaseModel, RoundTableMethods[Player]):
     said: dict[int, str] = Field(default_factory=dict, exclude_if=_unset)
 
 
-    def alive_with(self, role: Role) -> list[int]:
-        """Living seats holding `role`."""
-        return [p.seat for p in self.players if p.alive and p.role == role]
-
-    def seats_with(self, *roles: Role) -> list[int]:
-        """All seats (living or not) holding one of `roles`."""
-        return [p.seat for p in self.players if p.role in roles]
-
-
-def state_to_json(state: MatchState) -> dict[str, Any]:
-    """The state as a JSON-compatible dict, ready for a JSON column."""
-    return state.model_dump(mode="json")
-
-
-def state_from_json(data: dict[str, Any] | str | bytes) -> MatchState:
-    """Restore a state written by `state_to_json` (a dict, or its JSON text)."""
-    if isinstance(data, str | bytes):
-        data = json.loads(data)
-    return MatchState.model_validate(data)
+Step = KitStep[MatchState]
+"""One application of a command: the kit's `Step` over the undercover state."""
+Outcome = KitOutcome[MatchState]

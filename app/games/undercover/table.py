@@ -11,8 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.undercover.reading import Cast, Said
-from app.games.undercover.state import CastVote, MatchState, Record, SpokenTurn
-from app.games.undercover.step import Step
+from app.games.undercover.state import CastVote, MatchState, Record, SpokenTurn, Step
 
 
 def sync(step: Step) -> Record | None:

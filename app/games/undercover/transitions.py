@@ -1,33 +1,25 @@
-"""What a phase handler says comes next: plain data, opened by the one table in `rules`.
+"""What a phase handler says comes next: plain data, opened by the definition's `openers` (`game.GAME`).
 
-A handler never calls into another phase. It finishes its own work and returns one of these
-(or None: the match waits for the next command, or has ended), and `rules.apply` opens it, which
-may in turn name the next one (an empty reveal passes straight on to the next round).
+A handler never calls into another phase. It finishes its own work and returns one of these (or None: the match
+waits for the next command, or has ended), and the kit opens it, which may in turn name the next one (an empty
+reveal passes straight on to the next round). `SeatLeft`, `SpeakRound`, `PkRound` and `VOTE_ROUND` are the kit's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from app.games.kit.dispatch import Cue, SeatLeft
+from app.games.kit.turns import PkRound, SpeakRound
+from app.games.kit.voting import VOTE_ROUND
 
-@dataclass(frozen=True)
-class SpeakRound:
-    """Open `speak_round_N`: every living seat speaks, in round order from the first speaker."""
-
-    round_index: int
-
-
-@dataclass(frozen=True)
-class PkRound:
-    """A tie under `tie_break=revote`: the tied seats speak again, in seat order, in the same round."""
-
-    tied: tuple[int, ...]
+__all__ = ["PK_CONCEDED", "SPEECHES_DONE", "VOTE_ROUND", "DebateRound", "PkRound", "Reveal", "SeatLeft", "SpeakRound",
+           "Transition"]
 
 
-@dataclass(frozen=True)
-class SpeechesDone:
-    """Every speaker of the phase has had the floor: the host's commentary and the debate (when the room
-    asked for them), then the vote."""
+SPEECHES_DONE = Cue("speeches_done")
+"""Every speaker of the phase has had the floor: the host's commentary and the debate (when the room asked for
+them), then the vote."""
 
 
 @dataclass(frozen=True)
@@ -37,14 +29,8 @@ class DebateRound:
     index: int
 
 
-@dataclass(frozen=True)
-class VoteRound:
-    """Open `vote_round_N` for the current round (a PK's vote when the PK is on)."""
-
-
-@dataclass(frozen=True)
-class PkConceded:
-    """Concessions left a PK with one candidate: the round resolves with nobody else out."""
+PK_CONCEDED = Cue("pk_conceded")
+"""Concessions left a PK with one candidate: the round resolves with nobody else out."""
 
 
 @dataclass(frozen=True)
@@ -54,12 +40,4 @@ class Reveal:
     eliminated: int | None
 
 
-@dataclass(frozen=True)
-class SeatLeft:
-    """A living seat conceded and the match goes on: the current phase carries on without it."""
-
-    seat: int
-
-
-Transition = (SpeakRound | PkRound | SpeechesDone | DebateRound | VoteRound | PkConceded | Reveal | SeatLeft
-              | None)
+Transition = SpeakRound | PkRound | DebateRound | Reveal | SeatLeft | Cue | None

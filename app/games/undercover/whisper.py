@@ -8,30 +8,22 @@ refusal is no oracle either). It reaches `private:role:undercover`; the public o
 
 from __future__ import annotations
 
-from app.games.base import GameError
-from app.games.kit.checks import clean_text, require_in_progress, require_living
+from app.games.kit.checks import require_whisper
+from app.games.undercover.actions import WhisperAction
 from app.games.undercover.checks import check_secret
-from app.games.undercover.commands import Whisper
 from app.games.undercover.instructions import screen
-from app.games.undercover.step import Step
+from app.games.undercover.state import Player, Step
 from app.games.undercover.transitions import Transition
 
 
-def whisper(step: Step, cmd: Whisper) -> Transition:
+def whisper(step: Step, player: Player, req: WhisperAction) -> Transition:
     """Deliver a whisper to the undercovers and count it in public."""
     state = step.state
-    require_in_progress(state, waiting_code="match_not_in_progress")
-    if not state.config.allow_whisper:
-        raise GameError("whisper_not_enabled", "whispers are off in this match")
-    sender = require_living(state, cmd.seat)
-    text = clean_text(cmd.text)
-    fellows = [s for s in state.alive_with("undercover") if s != cmd.seat]
-    if sender.role != "undercover" or cmd.target_seat not in fellows:
-        raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow")
+    sender, text = require_whisper(state, player.seat, "undercover", req.target_seat, req.text)
     check_secret(sender, text)
     flags = screen([text], compete_mode=state.config.compete_mode)
     state.whisper_count += 1
-    step.emit("whisper_received", "private:role:undercover", from_seat=cmd.seat,
-              to_seat=cmd.target_seat, text=text, **flags)
+    step.emit("whisper_received", "private:role:undercover", from_seat=player.seat,
+              to_seat=req.target_seat, text=text, **flags)
     step.emit("whisper_sent", "public", count=state.whisper_count)
     return None

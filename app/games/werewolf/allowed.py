@@ -16,10 +16,8 @@ from app.games.werewolf.state import MatchState, Player
 
 
 def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
-    """The actions `seat` may send in `state`; empty outside a running match and for a seat with nothing left."""
-    player = state.seat(seat)
-    if player is None or state.status != "in_progress":
-        return []
+    """The actions `seat` may send in a running match (a dead seat: its due shot or last words)."""
+    player = state.players[seat]
     timed = {"deadline_ts": state.deadline_ts}
     actions = _dead_actions(state, seat, timed)
     if not player.alive:

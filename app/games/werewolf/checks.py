@@ -6,8 +6,8 @@ import json
 from typing import Any
 
 from app.games.base import GameError
-from app.games.kit.checks import MAX_ANALYSIS_BYTES, is_private, require_in_progress, require_living, require_stage
-from app.games.werewolf.commands import NightAction
+from app.games.kit.checks import MAX_ANALYSIS_BYTES, require_in_progress, require_living, require_stage
+from app.games.werewolf.commands import NightActionRequest
 from app.games.werewolf.config import Role
 from app.games.werewolf.state import MatchState, Player
 
@@ -41,15 +41,10 @@ def check_analysis(analysis: dict[str, Any] | None) -> dict[str, Any] | None:
     return analysis
 
 
-def public_analysis(analysis: dict[str, Any] | None) -> dict[str, Any]:
-    """The `analysis` field for a public event: present only when there is one and it is not private."""
-    return {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
-
-
-def require_night_actor(state: MatchState, cmd: NightAction) -> Player:
+def require_night_actor(state: MatchState, seat: int, cmd: NightActionRequest) -> Player:
     """The checks every night action shares, in an order that is no oracle for anyone else's role."""
     require_in_progress(state)
-    player = require_living(state, cmd.seat)
+    player = require_living(state, seat)
     require_stage(state, "night")
     assert player.role is not None
     if cmd.action not in NIGHT_ACTIONS.get(player.role, frozenset()):

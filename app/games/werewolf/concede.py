@@ -8,11 +8,12 @@ for; by day the floor passes on, and votes cast by or for it are void (those vot
 
 from __future__ import annotations
 
+from app.games.kit import Concede
 from app.games.kit.checks import require_in_progress, require_living
+from app.games.kit.dispatch import SeatLeft
 from app.games.werewolf import deaths, ending
-from app.games.werewolf.commands import Concede
-from app.games.werewolf.step import Step
-from app.games.werewolf.transitions import SeatLeft, Transition
+from app.games.werewolf.state import Step
+from app.games.werewolf.transitions import Transition
 
 
 def concede(step: Step, cmd: Concede) -> Transition:

@@ -27,10 +27,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, WithJsonSchema, model_validator
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from app.games.base import GameError
+from app.games.kit.game import parse_config as kit_parse_config
 
 Role = Literal["werewolf", "villager", "seer", "witch", "hunter", "guard"]
 Camp = Literal["village", "werewolf"]
@@ -148,20 +148,4 @@ class WerewolfConfig(BaseModel):
 
 def parse_config(raw: Mapping[str, Any] | None) -> WerewolfConfig:
     """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
-    if raw is None:
-        raw = {}
-    if not isinstance(raw, Mapping):
-        raise GameError("invalid_config", "config must be a JSON object", field="config")
-    try:
-        return WerewolfConfig.model_validate(dict(raw))
-    except ValidationError as exc:
-        raise _config_error(exc) from None
-
-
-def _config_error(exc: ValidationError) -> GameError:
-    first = exc.errors()[0]
-    loc = first.get("loc") or ()
-    field = str(loc[0]) if loc else str((first.get("ctx") or {}).get("field", "config"))
-    if first["type"] == "extra_forbidden":
-        return GameError("invalid_config", f"unknown config field: {field}", field=field)
-    return GameError("invalid_config", f"{field}: {first['msg']}", field=field)
+    return kit_parse_config(WerewolfConfig, raw)

@@ -11,13 +11,13 @@
 
 from __future__ import annotations
 
+from app.games.kit.dispatch import Cue
 from app.games.werewolf import deaths, ending
-from app.games.werewolf.state import DeathCause, Pending
-from app.games.werewolf.step import Step
-from app.games.werewolf.transitions import Dawn, NextPending, Transition
+from app.games.werewolf.state import DeathCause, Pending, Step
+from app.games.werewolf.transitions import NEXT_PENDING, Transition
 
 
-def resolve(step: Step, _: Dawn) -> Transition:
+def resolve(step: Step, _: Cue) -> Transition:
     """Apply the night, announce the dead, check the win, queue the dead's actions."""
     state = step.state
     night, n = state.night, state.round_index
@@ -45,4 +45,4 @@ def resolve(step: Step, _: Dawn) -> Transition:
     if last_words:
         state.pending += [Pending(seat=seat, kind="last_words") for seat in order]
     state.then_night = False
-    return NextPending()
+    return NEXT_PENDING

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.werewolf.state import DeathCause, MatchState, Pending
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import DeathCause, MatchState, Pending, Step
 
 
 def kill(state: MatchState, seat: int, cause: DeathCause, died_in: str) -> dict[str, Any]:

@@ -16,8 +16,7 @@ from __future__ import annotations
 
 from app.games.kit import voting as tally
 from app.games.werewolf.config import Camp
-from app.games.werewolf.state import MatchState
-from app.games.werewolf.step import Step
+from app.games.werewolf.state import MatchState, Step
 
 SUMMARY = {
     "all_werewolves_eliminated": "好人胜：狼人全部出局",

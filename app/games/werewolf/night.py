@@ -19,25 +19,29 @@ from __future__ import annotations
 from collections import Counter
 
 from app.games.base import GameError
+from app.games.kit.choices import receipt, waiting, wake
+from app.games.werewolf import ending
 from app.games.werewolf.checks import require_night_actor, require_target
-from app.games.werewolf.commands import NightAction
-from app.games.werewolf.state import MatchState, Night, SeerCheck
-from app.games.werewolf.step import Step
-from app.games.werewolf.transitions import Dawn, NightFalls, Transition, WitchWakes
+from app.games.werewolf.commands import NightActionRequest
+from app.games.werewolf.state import MatchState, Night, Player, SeerCheck, Step
+from app.games.werewolf.transitions import DAWN, WITCH_WAKES, NightFalls, Transition
 
 
 def open_night(step: Step, nxt: NightFalls) -> Transition:
-    """Enter `night_round_N` and wake the wolves, the seer and the guard."""
+    """Enter `night_round_N` and wake the wolves, the seer and the guard; night `max_rounds + 1` ends the match
+    instead (the pack survived)."""
     state = step.state
+    if nxt.round_index > state.config.max_rounds:
+        ending.finish(step, "werewolf", "max_rounds_reached")
+        return None
     state.round_index = nxt.round_index
     state.phase = f"night_round_{nxt.round_index}"
     state.night = Night()
     state.current_speaker_seat, state.votes, state.pk, state.pk_candidates = None, {}, False, []
     deadline = step.start_clock(state.config.night_timeout, "night_expire")
     step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index, deadline_ts=deadline)
-    for seat in due_seats(state):
-        step.emit("your_turn_to_act", f"private:seat:{seat}", seat=seat, round=state.round_index,
-                  role=state.players[seat].role, deadline_ts=deadline)
+    wake(step, due_seats(state), "your_turn_to_act", lambda seat: {"role": state.players[seat].role},
+                 deadline_ts=deadline)
     return None
 
 
@@ -49,7 +53,7 @@ def due_seats(state: MatchState) -> list[int]:
     if night.step == "witch":
         witch = state.holder("witch")
         return [witch.seat] if witch and not night.witch_done else []
-    seats = [] if night.wolves_done else [s for s in state.alive_with("werewolf") if s not in night.wolf_choices]
+    seats = [] if night.wolves_done else waiting(state.alive_with("werewolf"), night.wolf_choices)
     seer, guard = state.holder("seer"), state.holder("guard")
     seats += [seer.seat] if seer and not night.seer_done else []
     seats += [guard.seat] if guard and not night.guard_done else []
@@ -71,32 +75,32 @@ def guard_targets(state: MatchState) -> list[int]:
     return [s for s in state.living_seats() if s != state.last_guarded]
 
 
-def night_action(step: Step, cmd: NightAction) -> Transition:
+def night_action(step: Step, actor: Player, cmd: NightActionRequest) -> Transition:
     """A wolf's choice, the seer's check or the guard's protection (the witch acts in `witch`)."""
-    state = step.state
-    player = require_night_actor(state, cmd)
+    state, seat = step.state, actor.seat
+    player = require_night_actor(state, seat, cmd)
     if state.night.step != "wolves" or player.role == "witch":
         raise GameError("not_your_night_turn", "wait until the night reaches your role", role=player.role)
     if player.role == "werewolf":
-        return _wolf_choice(step, cmd)
+        return _wolf_choice(step, seat, cmd)
     if player.role == "seer":
-        _seer(step, cmd)
+        _seer(step, seat, cmd)
     else:
-        _guard(step, cmd)
+        _guard(step, seat, cmd)
     return step_over(state)
 
 
-def _wolf_choice(step: Step, cmd: NightAction) -> Transition:
+def _wolf_choice(step: Step, seat: int, cmd: NightActionRequest) -> Transition:
     state = step.state
     if state.night.wolves_done:
         raise GameError("night_action_done", "the pack has already decided", target_seat=state.night.victim)
     target = None if cmd.action == "pass" else require_target(cmd.target_seat, kill_targets(state))
-    state.night.wolf_choices[cmd.seat] = target
-    step.emit("wolf_kill_chosen", "private:role:werewolf", seat=cmd.seat, round=state.round_index,
+    state.night.wolf_choices[seat] = target
+    step.emit("wolf_kill_chosen", "private:role:werewolf", seat=seat, round=state.round_index,
               target_seat=target)
     nxt = settle_by_majority(step)
     wolves = state.alive_with("werewolf")
-    if not state.night.wolves_done and all(seat in state.night.wolf_choices for seat in wolves):
+    if not state.night.wolves_done and all(w in state.night.wolf_choices for w in wolves):
         step.emit("pack_split", "private:role:werewolf", round=state.round_index,
                   choices={str(s): state.night.wolf_choices[s] for s in wolves})
     return nxt
@@ -120,25 +124,25 @@ def _decide(step: Step, target: int | None, by: str) -> None:
     step.emit("wolves_decided", "private:role:werewolf", round=state.round_index, target_seat=target, by=by)
 
 
-def _seer(step: Step, cmd: NightAction) -> None:
+def _seer(step: Step, seat: int, cmd: NightActionRequest) -> None:
     state = step.state
     if state.night.seer_done:
         raise GameError("night_action_done", "you have already checked tonight")
     state.night.seer_done = True
     if cmd.action == "pass":
-        _recorded(step, cmd.seat, "pass", None)
+        _recorded(step, seat, "pass", None)
         return
-    target = require_target(cmd.target_seat, check_targets(state, cmd.seat))
+    target = require_target(cmd.target_seat, check_targets(state, seat))
     state.night.seer_target = target
     camp = state.players[target].camp
     assert camp is not None
     state.seer_checks.append(SeerCheck(seat=target, round=state.round_index, camp=camp))
-    _recorded(step, cmd.seat, "check", target)
-    step.emit("seer_result", f"private:seat:{cmd.seat}", seat=cmd.seat, round=state.round_index,
+    _recorded(step, seat, "check", target)
+    step.emit("seer_result", f"private:seat:{seat}", seat=seat, round=state.round_index,
               target_seat=target, camp=camp, is_werewolf=camp == "werewolf")
 
 
-def _guard(step: Step, cmd: NightAction) -> None:
+def _guard(step: Step, seat: int, cmd: NightActionRequest) -> None:
     state = step.state
     if state.night.guard_done:
         raise GameError("night_action_done", "you have already protected a seat tonight")
@@ -149,12 +153,11 @@ def _guard(step: Step, cmd: NightAction) -> None:
         target = require_target(cmd.target_seat, guard_targets(state))
     state.night.guard_done = True
     state.night.guard_target = target
-    _recorded(step, cmd.seat, cmd.action, target)
+    _recorded(step, seat, cmd.action, target)
 
 
 def _recorded(step: Step, seat: int, action: str, target: int | None) -> None:
-    step.emit("night_action_recorded", f"private:seat:{seat}", seat=seat, round=step.state.round_index,
-              action=action, target_seat=target)
+    receipt(step, seat, "night_action_recorded", action=action, target_seat=target)
 
 
 def step_over(state: MatchState) -> Transition:
@@ -167,8 +170,8 @@ def step_over(state: MatchState) -> Transition:
 def _after_first_step(state: MatchState) -> Transition:
     witch = state.holder("witch")
     if witch is not None and (state.antidote or state.poison):
-        return WitchWakes()
-    return Dawn()
+        return WITCH_WAKES
+    return DAWN
 
 
 def on_expire(step: Step) -> Transition:
@@ -198,5 +201,5 @@ def after_concede(step: Step, seat: int) -> Transition:
     state = step.state
     state.night.wolf_choices.pop(seat, None)
     if state.night.step == "witch":
-        return Dawn() if state.holder("witch") is None else None
+        return DAWN if state.holder("witch") is None else None
     return settle_by_majority(step)

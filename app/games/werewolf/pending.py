@@ -12,12 +12,12 @@ from __future__ import annotations
 
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_seat
+from app.games.kit.dispatch import Cue
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import require_target
-from app.games.werewolf.commands import LastWords, Shoot, Skip, Speak
-from app.games.werewolf.state import MatchState, Pending, TimerKind
-from app.games.werewolf.step import Step
-from app.games.werewolf.transitions import NextPending, NightFalls, SpeakRound, Transition
+from app.games.werewolf.commands import LastWordsRequest, ShootRequest, SpeakRequest
+from app.games.werewolf.state import MatchState, Pending, Player, Step, TimerKind
+from app.games.werewolf.transitions import NEXT_PENDING, NightFalls, SpeakRound, Transition
 
 
 def head(state: MatchState) -> Pending | None:
@@ -30,7 +30,7 @@ def shoot_targets(state: MatchState) -> list[int]:
     return state.living_seats()
 
 
-def open_next(step: Step, _: NextPending) -> Transition:
+def open_next(step: Step, _: Cue) -> Transition:
     """Open the next queued action, or leave the queue for the day or the night."""
     state = step.state
     if not state.pending:
@@ -61,17 +61,16 @@ def _require_head(state: MatchState, seat: int, kind: str, code: str) -> Pending
     return current
 
 
-def shoot(step: Step, cmd: Shoot) -> Transition:
+def shoot(step: Step, hunter: Player, req: ShootRequest) -> Transition:
     """The hunter's shot, or his pass."""
     state = step.state
-    current = _require_head(state, cmd.seat, "shoot", "not_your_shot")
-    if cmd.target_seat is None:
-        return _pass(step, cmd.seat, "passed")
-    target = require_target(cmd.target_seat, shoot_targets(state))
-    hunter = state.players[cmd.seat]
+    current = _require_head(state, hunter.seat, "shoot", "not_your_shot")
+    if req.target_seat is None:
+        return _pass(step, hunter.seat, "passed")
+    target = require_target(req.target_seat, shoot_targets(state))
     hunter.revealed_role, hunter.revealed_camp = hunter.role, hunter.camp
     state.pending.pop(0)
-    step.emit("hunter_shot", "public", seat=cmd.seat, round=state.round_index, target_seat=target,
+    step.emit("hunter_shot", "public", seat=hunter.seat, round=state.round_index, target_seat=target,
               revealed_role=hunter.role)
     deaths.kill(state, target, "shot", f"day_{state.round_index}")
     deaths.announce(step, target, cause="shot")
@@ -79,35 +78,43 @@ def shoot(step: Step, cmd: Shoot) -> Transition:
         return None
     if current.last_words_for_victim:
         state.pending.append(Pending(seat=target, kind="last_words"))
-    return NextPending()
+    return NEXT_PENDING
 
 
 def _pass(step: Step, seat: int, reason: str) -> Transition:
     step.state.pending.pop(0)
     step.emit("hunter_passed", "public", seat=seat, round=step.state.round_index, reason=reason)
-    return NextPending()
+    return NEXT_PENDING
 
 
-def last_words(step: Step, cmd: LastWords | Speak) -> Transition:
-    """The head seat's last words."""
+def last_words_action(step: Step, player: Player, req: LastWordsRequest) -> Transition:
+    """The `last_words` action: only while last words are due."""
+    require_in_progress(step.state)
+    if step.state.stage != "last_words":
+        raise GameError("wrong_phase", "no last words are due now", phase=step.state.phase)
+    return last_words(step, player, req)
+
+
+def last_words(step: Step, player: Player, req: LastWordsRequest | SpeakRequest) -> Transition:
+    """The head seat's last words (`last_words`, or `speak` while they are due)."""
     state = step.state
-    _require_head(state, cmd.seat, "last_words", "not_your_turn_to_speak")
-    text = clean_text(cmd.text)
+    _require_head(state, player.seat, "last_words", "not_your_turn_to_speak")
+    text = clean_text(req.text)
     state.pending.pop(0)
-    step.emit("last_words_posted", "public", seat=cmd.seat, round=state.round_index, text=text)
-    return NextPending()
+    step.emit("last_words_posted", "public", seat=player.seat, round=state.round_index, text=text)
+    return NEXT_PENDING
 
 
-def skip(step: Step, cmd: Skip) -> Transition:
-    """The head seat passes its last words."""
-    _require_head(step.state, cmd.seat, "last_words", "not_your_turn_to_speak")
-    return _skip(step, cmd.seat, "skipped")
+def skip(step: Step, player: Player, _req: object) -> Transition:
+    """The head seat passes its last words (`skip` while they are due)."""
+    _require_head(step.state, player.seat, "last_words", "not_your_turn_to_speak")
+    return _skip(step, player.seat, "skipped")
 
 
 def _skip(step: Step, seat: int, reason: str) -> Transition:
     step.state.pending.pop(0)
     step.emit("last_words_skipped", "public", seat=seat, round=step.state.round_index, reason=reason)
-    return NextPending()
+    return NEXT_PENDING
 
 
 def on_shoot_expire(step: Step) -> Transition:

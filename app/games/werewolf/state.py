@@ -9,14 +9,13 @@ only); `pending` is the queue of dead seats that still act (the hunter's shot, l
 
 from __future__ import annotations
 
-import json
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from app.games.base import MatchStatus
-from app.games.kit import Timer
-from app.games.kit.state import RoundTableMethods
+from app.games.kit import Outcome as KitOutcome
+from app.games.kit import Step as KitStep
+from app.games.kit.state import RoundSeat, RoundState
 from app.games.werewolf.config import GODS, Camp, Role, WerewolfConfig, camp_of
 
 TimerKind = Literal["night_expire", "witch_expire", "speak_expire", "vote_expire", "shoot_expire",
@@ -25,20 +24,14 @@ DeathCause = Literal["killed", "poisoned", "voted", "shot", "conceded"]
 PendingKind = Literal["shoot", "last_words"]
 
 
-class Player(BaseModel):
+class Player(RoundSeat):
     """One seat at the table. `revealed_*` is what the public has been shown of a dead seat."""
 
-    seat: int
-    name: str
-    display_name: str
     role: Role | None = None
-    alive: bool = True
     died_in: str | None = None
     death_cause: DeathCause | None = None
     revealed_role: Role | None = None
     revealed_camp: Camp | None = None
-    conceded: bool = False
-    taken_over: bool = False
 
     @property
     def camp(self) -> Camp | None:
@@ -80,43 +73,16 @@ class Pending(BaseModel):
 
 
 
-class MatchState(BaseModel, RoundTableMethods[Player]):
+class MatchState(RoundState[WerewolfConfig, Player]):
     """Everything the rules need to continue a match; JSON in, JSON out."""
 
-    seed: int
-    seq: int = 0
-    config: WerewolfConfig
-    status: MatchStatus = "waiting"
-    phase: str = "waiting"
-    round_index: int = 0
-    players: list[Player] = Field(default_factory=list)
     night: Night = Field(default_factory=Night)
     last_guarded: int | None = None
     antidote: bool = True
     poison: bool = True
     seer_checks: list[SeerCheck] = Field(default_factory=list)
-    speaking_order: list[int] = Field(default_factory=list)
-    current_speaker_seat: int | None = None
-    votes: dict[int, int] = Field(default_factory=dict)
-    pk: bool = False
-    pk_candidates: list[int] = Field(default_factory=list)
-    noop_streak: int = 0
     pending: list[Pending] = Field(default_factory=list)
     then_night: bool = False
-    deadline_at: float | None = None
-    deadline_ts: int | None = None
-    timer: Timer | None = None
-    timer_tokens: int = 0
-    result: dict[str, Any] | None = None
-
-
-    def alive_with(self, *roles: Role) -> list[int]:
-        """Living seats holding one of `roles`."""
-        return [p.seat for p in self.players if p.alive and p.role in roles]
-
-    def seats_with(self, *roles: Role) -> list[int]:
-        """All seats (living or not) holding one of `roles`."""
-        return [p.seat for p in self.players if p.role in roles]
 
     def living_gods(self) -> list[int]:
         """Living seats holding a god role."""
@@ -127,13 +93,6 @@ class MatchState(BaseModel, RoundTableMethods[Player]):
         return next((p for p in self.players if p.alive and p.role == role), None)
 
 
-def state_to_json(state: MatchState) -> dict[str, Any]:
-    """The state as a JSON-compatible dict, ready for a JSON column."""
-    return state.model_dump(mode="json")
-
-
-def state_from_json(data: dict[str, Any] | str | bytes) -> MatchState:
-    """Restore a state written by `state_to_json` (a dict, or its JSON text)."""
-    if isinstance(data, str | bytes):
-        data = json.loads(data)
-    return MatchState.model_validate(data)
+Step = KitStep[MatchState]
+"""One application of a command: the kit's `Step` over the werewolf state."""
+Outcome = KitOutcome[MatchState]

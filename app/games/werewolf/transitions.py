@@ -1,13 +1,20 @@
-"""What a phase handler says comes next: plain data, opened by the one table in `rules`.
+"""What a phase handler says comes next: plain data, opened by the definition's `openers` (`game.GAME`).
 
-A handler never calls into another phase: it finishes its own work and returns one of these (or
-None: the match waits for the next command, or has ended), and `rules.apply` opens it, which may
-name the next one (an empty queue of dead seats' actions passes straight on to the day).
+A handler never calls into another phase: it finishes its own work and returns one of these (or None: the match
+waits for the next command, or has ended), and the kit opens it, which may name the next one (an empty queue of dead
+seats' actions passes straight on to the day). `SeatLeft`, `SpeakRound`, `PkRound` and `VOTE_ROUND` are the kit's.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from app.games.kit.dispatch import Cue, SeatLeft
+from app.games.kit.turns import PkRound, SpeakRound
+from app.games.kit.voting import VOTE_ROUND
+
+__all__ = ["DAWN", "NEXT_PENDING", "VOTE_ROUND", "WITCH_WAKES", "NightFalls", "PkRound", "SeatLeft", "SpeakRound",
+           "Transition"]
 
 
 @dataclass(frozen=True)
@@ -17,43 +24,12 @@ class NightFalls:
     round_index: int
 
 
-@dataclass(frozen=True)
-class WitchWakes:
-    """The wolves have chosen: the witch (alive, with a potion) learns the victim and acts."""
+WITCH_WAKES = Cue("witch_wakes")
+"""The wolves have chosen: the witch (alive, with a potion) learns the victim and acts."""
+DAWN = Cue("dawn")
+"""The night is over: resolve it and announce the dead."""
+NEXT_PENDING = Cue("next_pending")
+"""Open the next dead seat's action (shot, last words), or move on when none is left."""
 
 
-@dataclass(frozen=True)
-class Dawn:
-    """The night is over: resolve it and announce the dead."""
-
-
-@dataclass(frozen=True)
-class NextPending:
-    """Open the next dead seat's action (shot, last words), or move on when none is left."""
-
-
-@dataclass(frozen=True)
-class SpeakRound:
-    """Open `speak_round_N`: every living seat speaks once, in seat order."""
-
-
-@dataclass(frozen=True)
-class PkRound:
-    """A tie under `tie_break=revote`: the tied seats speak again, then the others vote among them."""
-
-    tied: tuple[int, ...]
-
-
-@dataclass(frozen=True)
-class VoteRound:
-    """Open `vote_round_N` (the PK's vote when the PK is on)."""
-
-
-@dataclass(frozen=True)
-class SeatLeft:
-    """A living seat conceded and the match goes on: the current phase carries on without it."""
-
-    seat: int
-
-
-Transition = NightFalls | WitchWakes | Dawn | NextPending | SpeakRound | PkRound | VoteRound | SeatLeft | None
+Transition = NightFalls | SpeakRound | PkRound | SeatLeft | Cue | None

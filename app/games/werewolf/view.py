@@ -11,48 +11,41 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.base import GameError
+from app.games.base import Event
 from app.games.kit import voting as tally
+from app.games.kit.voting import voters
 from app.games.werewolf import deaths, night, pending, witch
-from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.state import MatchState, Player
 
 ACTING = frozenset({"night_action", "speak", "vote", "shoot", "last_words"})
 
 
-def players_view(state: MatchState, *, god: bool) -> list[dict[str, Any]]:
-    """The table; a dead seat's shown card; every seat's role, camp and cause of death only with `god=True`."""
-    rows = []
-    for p in state.players:
-        row: dict[str, Any] = {"seat": p.seat, "name": p.name, "display_name": p.display_name, "alive": p.alive}
-        if p.taken_over:
-            row["taken_over"] = True
-        if not p.alive:
-            row.update(died_in=p.died_in, conceded=p.conceded, **deaths.revealed(state, p.seat))
-        if god:
-            row.update(role=p.role, camp=p.camp, death_cause=p.death_cause)
-        rows.append(row)
-    return rows
+def row(state: MatchState, p: Player, god: bool) -> dict[str, Any]:
+    """A seat's row besides seat, name, display_name and alive: a dead seat's shown card; its role, camp and cause
+    of death only with `god=True`."""
+    row: dict[str, Any] = {}
+    if p.taken_over:
+        row["taken_over"] = True
+    if not p.alive:
+        row.update(died_in=p.died_in, conceded=p.conceded, **deaths.revealed(state, p.seat))
+    if god:
+        row.update(role=p.role, camp=p.camp, death_cause=p.death_cause)
+    return row
 
 
-def you_view(state: MatchState, seat: int) -> dict[str, Any]:
-    """The `you` block of a player's snapshot: its role and what that role knows."""
-    player = state.seat(seat)
-    if player is None:
-        raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
+def you(state: MatchState, seat: int) -> dict[str, Any]:
+    """The `you` block of a player's snapshot besides seat, alive and allowed_actions: its role and what that role
+    knows."""
+    player = state.players[seat]
     action = next_action(state, seat)
-    you: dict[str, Any] = {
-        "seat": seat,
-        "alive": player.alive,
+    return {
         "role": player.role,
         "camp": player.camp,
         "your_turn": action in ACTING,
         "next_action": action,
         "has_voted_this_round": (seat in state.votes) if state.stage == "vote" else None,
-        "allowed_actions": allowed_actions(state, seat),
+        **_knowledge(state, player),
     }
-    you.update(_knowledge(state, player))
-    return you
 
 
 def _knowledge(state: MatchState, player: Player) -> dict[str, Any]:
@@ -124,9 +117,31 @@ def _save_targets(state: MatchState) -> list[int]:
     return witch.save_targets(state, holder.seat) if holder and state.stage == "night" else []
 
 
-def role_set(state: MatchState, seat: int) -> frozenset[str]:
-    """The roles `seat` holds, for `private:role:R` visibility (empty before the deal)."""
-    player = state.seat(seat)
-    if player is None or player.role is None:
-        return frozenset()
-    return frozenset({player.role})
+def response(state: MatchState, seat: int | None, events: list[Event]) -> dict[str, Any]:
+    """Speech progress; votes in and your vote; the round's result; what the seat's night action taught it
+    (`seer_result`, `pack_decision`, `pack_split`)."""
+    body: dict[str, Any] = {}
+    if any(e["type"] in ("speech_posted", "speech_skipped") and e.get("seat") == seat for e in events):
+        body["next_speaker_seat"] = state.current_speaker_seat
+    if state.stage == "vote" and seat is not None and seat in voters(state):
+        body.update(votes_in=f"{len(state.votes)}/{len(voters(state))}", your_vote=state.votes.get(seat))
+    for event in events:
+        if event["type"] == "round_resolved":
+            body["round_result"] = {k: v for k, v in event.items() if k not in ("seq", "type", "visibility", "ts")}
+        if event["type"] == "vote_tied":
+            body["tie"] = {k: event[k] for k in ("tied_seats", "vote_breakdown", "next")}
+    if seat is not None:
+        body.update(_night_answers(state, seat, events))
+    return body
+
+
+_NIGHT_ANSWERS = {"seer_result": "seer_result", "wolves_decided": "pack_decision", "pack_split": "pack_split",
+                  "witch_informed": "witch_informed"}
+
+
+def _night_answers(state: MatchState, seat: int, events: list[Event]) -> dict[str, Any]:
+    """What the acting seat learnt at night from its own action, taken only from events it may see."""
+    role = state.players[seat].role
+    mine = {"public", f"private:seat:{seat}", *([f"private:role:{role}"] if role else [])}
+    return {_NIGHT_ANSWERS[e["type"]]: {k: v for k, v in e.items() if k not in ("seq", "type", "visibility", "ts")}
+            for e in events if e["type"] in _NIGHT_ANSWERS and e["visibility"] in mine}

@@ -7,11 +7,9 @@ reaches `private:role:werewolf` (the whole pack, the named seat included); the p
 
 from __future__ import annotations
 
-from app.games.base import GameError
-from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
-from app.games.werewolf.commands import Whisper
-from app.games.werewolf.state import MatchState
-from app.games.werewolf.step import Step
+from app.games.kit.checks import require_whisper
+from app.games.werewolf.commands import WhisperRequest
+from app.games.werewolf.state import MatchState, Player, Step
 from app.games.werewolf.transitions import Transition
 
 
@@ -20,17 +18,10 @@ def fellows(state: MatchState, seat: int) -> list[int]:
     return [s for s in state.alive_with("werewolf") if s != seat]
 
 
-def whisper(step: Step, cmd: Whisper) -> Transition:
+def whisper(step: Step, player: Player, cmd: WhisperRequest) -> Transition:
     """Deliver a whisper to the pack."""
     state = step.state
-    require_in_progress(state, waiting_code="match_not_in_progress")
-    if not state.config.allow_whisper:
-        raise GameError("whisper_not_enabled", "whispers are off in this match")
-    sender = require_living(state, cmd.seat)
-    require_stage(state, "night")
-    text = clean_text(cmd.text)
-    if sender.role != "werewolf" or cmd.target_seat not in fellows(state, cmd.seat):
-        raise GameError("whisper_target_not_fellow", "you can only whisper to a living fellow wolf")
-    step.emit("whisper_received", "private:role:werewolf", from_seat=cmd.seat, to_seat=cmd.target_seat,
+    _, text = require_whisper(state, player.seat, "werewolf", cmd.target_seat, cmd.text, stage="night")
+    step.emit("whisper_received", "private:role:werewolf", from_seat=player.seat, to_seat=cmd.target_seat,
               round=state.round_index, text=text)
     return None

@@ -11,14 +11,15 @@ Silence until the deadline is a pass.
 from __future__ import annotations
 
 from app.games.base import GameError
+from app.games.kit.choices import receipt, wake
+from app.games.kit.dispatch import Cue
 from app.games.werewolf.checks import require_night_actor, require_target
-from app.games.werewolf.commands import NightAction
-from app.games.werewolf.state import MatchState
-from app.games.werewolf.step import Step
-from app.games.werewolf.transitions import Dawn, Transition, WitchWakes
+from app.games.werewolf.commands import NightActionRequest
+from app.games.werewolf.state import MatchState, Player, Step
+from app.games.werewolf.transitions import DAWN, Transition
 
 
-def open_witch(step: Step, _: WitchWakes) -> Transition:
+def open_witch(step: Step, _: Cue) -> Transition:
     """The witch's step: a fresh clock, the victim if she may know it, and her prompt."""
     state = step.state
     witch = state.holder("witch")
@@ -29,9 +30,8 @@ def open_witch(step: Step, _: WitchWakes) -> Transition:
         state.night.witch_informed = True
         step.emit("witch_informed", f"private:seat:{witch.seat}", seat=witch.seat, round=state.round_index,
                   victim_seat=state.night.victim)
-    step.emit("your_turn_to_act", f"private:seat:{witch.seat}", seat=witch.seat, round=state.round_index,
-              role="witch", deadline_ts=deadline, can_save=bool(save_targets(state, witch.seat)),
-              can_poison=state.poison)
+    wake(step, [witch.seat], "your_turn_to_act", role="witch", deadline_ts=deadline,
+                 can_save=bool(save_targets(state, witch.seat)), can_poison=state.poison)
     return None
 
 
@@ -50,33 +50,32 @@ def poison_targets(state: MatchState, witch: int) -> list[int]:
     return [s for s in state.living_seats() if s != witch] if state.poison else []
 
 
-def act(step: Step, cmd: NightAction) -> Transition:
+def act(step: Step, actor: Player, cmd: NightActionRequest) -> Transition:
     """The witch's one decision of the night (any other night role is past its turn)."""
-    state = step.state
-    player = require_night_actor(state, cmd)
+    state, seat = step.state, actor.seat
+    player = require_night_actor(state, seat, cmd)
     if player.role != "witch":
         raise GameError("not_your_night_turn", "the night has passed your role", role=player.role)
     if state.night.witch_done:
         raise GameError("night_action_done", "you have already acted tonight")
     if cmd.action == "save":
-        _save(state, cmd)
+        _save(state, seat, cmd)
     elif cmd.action == "poison":
-        _poison(state, cmd)
+        _poison(state, seat, cmd)
     state.night.witch_done = True
     target = state.night.poison_target if cmd.action == "poison" else None
     target = state.night.victim if cmd.action == "save" else target
-    step.emit("night_action_recorded", f"private:seat:{cmd.seat}", seat=cmd.seat, round=state.round_index,
-              action=cmd.action, target_seat=target)
-    return Dawn()
+    receipt(step, seat, "night_action_recorded", action=cmd.action, target_seat=target)
+    return DAWN
 
 
-def _save(state: MatchState, cmd: NightAction) -> None:
+def _save(state: MatchState, seat: int, cmd: NightActionRequest) -> None:
     if not state.antidote:
         raise GameError("potion_used", "the antidote is used", potion="antidote")
     victim = state.night.victim
     if victim is None:
         raise GameError("no_victim_to_save", "nobody was attacked tonight")
-    if victim == cmd.seat and state.round_index > 1:
+    if victim == seat and state.round_index > 1:
         raise GameError("witch_cannot_save_self", "you may save yourself on the first night only")
     if cmd.target_seat is not None and cmd.target_seat != victim:
         raise GameError("invalid_target", "the antidote saves tonight's victim only", target_seat=cmd.target_seat,
@@ -85,14 +84,14 @@ def _save(state: MatchState, cmd: NightAction) -> None:
     state.night.saved = True
 
 
-def _poison(state: MatchState, cmd: NightAction) -> None:
+def _poison(state: MatchState, seat: int, cmd: NightActionRequest) -> None:
     if not state.poison:
         raise GameError("potion_used", "the poison is used", potion="poison")
-    state.night.poison_target = require_target(cmd.target_seat, poison_targets(state, cmd.seat))
+    state.night.poison_target = require_target(cmd.target_seat, poison_targets(state, seat))
     state.poison = False
 
 
 def on_expire(step: Step) -> Transition:
     """The witch stayed silent: she passes."""
     step.state.night.witch_done = True
-    return Dawn()
+    return DAWN

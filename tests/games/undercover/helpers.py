@@ -8,7 +8,7 @@ from typing import Any, Self
 import pytest
 
 from app.games.base import GameError
-from app.games.undercover import (
+from tests.games.undercover.rules import (
     Command,
     Join,
     MatchState,

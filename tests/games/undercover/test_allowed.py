@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import GameError
-from app.games.undercover import (
+from tests.games.undercover.rules import (
     Command,
     Concede,
     GuessWord,
@@ -14,10 +14,10 @@ from app.games.undercover import (
     Speak,
     Vote,
     Whisper,
+    allowed_actions,
     apply,
     you_view,
 )
-from app.games.undercover.allowed import allowed_actions
 
 from .helpers import Table, tie
 

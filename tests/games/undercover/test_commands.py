@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.undercover import (
+from app.games.undercover.game import GAME
+from tests.games.undercover.rules import (
     Concede,
     GuessWord,
     LastWords,
@@ -16,7 +17,8 @@ from app.games.undercover import (
     Vote,
     Whisper,
 )
-from app.games.undercover.actions import parse_action as parse_command
+
+parse_command = GAME.parse_action
 
 
 @pytest.mark.parametrize(
@@ -27,7 +29,7 @@ from app.games.undercover.actions import parse_action as parse_command
         ({"type": "skip"}, Skip(seat=2)),
         ({"type": "vote", "target_seat": 3}, Vote(seat=2, target_seat=3)),
         ({"type": "vote", "target_seat": 3, "comment": "x"}, Vote(seat=2, target_seat=3, comment="x")),
-        ({"type": "skip", "analysis": {"a": 1}, "expected_seq": 4}, Skip(seat=2)),
+        ({"type": "skip", "analysis": {"a": 1}, "expected_seq": 4}, Skip(seat=2, analysis={"a": 1}, expected_seq=4)),
         ({"type": "whisper", "target_seat": 1, "text": "t"}, Whisper(seat=2, target_seat=1, text="t")),
         ({"type": "last_words", "text": "bye"}, LastWords(seat=2, text="bye")),
         ({"type": "guess_word", "word": "咖啡"}, GuessWord(seat=2, word="咖啡")),

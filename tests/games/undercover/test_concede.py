@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.undercover import Concede, Speak, Vote
+from tests.games.undercover.rules import Concede, Speak, Vote
 
 from .helpers import Table, tie
 

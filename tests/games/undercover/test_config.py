@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.undercover import UndercoverConfig, parse_config
+from tests.games.undercover.rules import UndercoverConfig, parse_config
 
 DEFAULTS = {
     "n_players": 6, "n_undercover": 2, "n_blank": 0, "speak_timeout": 60, "vote_timeout": 90,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.undercover import Speak
+from tests.games.undercover.rules import Speak
 
 from .helpers import Table
 

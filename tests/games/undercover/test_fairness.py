@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from app.games.undercover.fairness import MIN_GAMES, fresh_pairs, records, wordpair_key
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER_GAME
 from app.games.undercover.wordpairs import default_library
+from app.protocol.registry import RemembersContent
 
 PAIRS = [("苹果", "梨"), ("猫", "狗"), ("咖啡", "茶")]
 
@@ -22,7 +23,8 @@ def test_a_library_run_short_falls_back_to_every_pair() -> None:
 
 
 def test_the_deal_never_draws_an_avoided_pair() -> None:
-    game = UndercoverGame()
+    game = UNDERCOVER_GAME
+    assert isinstance(game, RemembersContent)
     every = {wordpair_key(*pair.words) for pair in default_library().pairs(None)}
     keep = sorted(every)[0]
     for seed in range(20):

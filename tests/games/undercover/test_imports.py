@@ -38,7 +38,7 @@ def random_misuse(tree: ast.AST) -> list[str]:
 
 
 def test_modules_found() -> None:
-    assert GAMES / "undercover" / "rules.py" in MODULES
+    assert GAMES / "undercover" / "game.py" in MODULES
 
 
 @pytest.mark.parametrize("path", MODULES, ids=lambda p: str(p.relative_to(GAMES)))
@@ -60,7 +60,7 @@ def test_the_checker_catches_misuse() -> None:
     assert imported_names(ast.parse("import asyncio\nfrom app.db.models import X\n")) == ["asyncio", "app.db.models"]
 
 
-PHASES = ("lobby", "speaking", "voting", "reveal", "concede", "whisper")
+PHASES = ("deal", "speaking", "voting", "reveal", "concede", "whisper")
 
 
 def module_name(path: Path) -> str:

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.undercover import GuessWord, LastWords, Speak, Vote, Whisper
 from app.games.undercover.brain.clues import every_template
 from app.games.undercover.instructions import PATTERNS, matching, screen
 from app.games.undercover.wordpairs import default_library
+from tests.games.undercover.rules import GuessWord, LastWords, Speak, Vote, Whisper
 
 from .helpers import Table
 

@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from app.games.undercover import Abort, Join, apply, new_match, parse_config
+from tests.games.undercover.rules import Abort, Join, apply, new_match, parse_config
 
 from .helpers import PAIRS, T0, Table
 

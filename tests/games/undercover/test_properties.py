@@ -16,10 +16,13 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from app.games.base import GameError
 from app.games.kit.voting import targets_for, voters
-from app.games.undercover import (
+from app.protocol.viewer import can_see
+from tests.games.undercover.rules import (
     Abort,
     Command,
     Concede,
+    Debate,
+    DebatePass,
     GuessWord,
     Join,
     LastWords,
@@ -37,8 +40,6 @@ from app.games.undercover import (
     state_to_json,
     you_view,
 )
-from app.games.undercover.commands import Debate, DebatePass
-from app.protocol.viewer import can_see
 
 from .helpers import T0
 

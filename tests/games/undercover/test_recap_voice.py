@@ -9,8 +9,9 @@ import pytest
 
 from app.games.base import GameError
 from app.games.undercover import recap_voice
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER_GAME
 from app.games.undercover.wordpairs import default_library
+from app.protocol.registry import Rewrites
 
 from .helpers import Table
 from .test_table import play_to_end
@@ -47,7 +48,9 @@ def test_an_accepted_rewrite_is_one_public_event_and_an_additive_field() -> None
     assert source is not None and [r["seat"] for r in source["players"]] == list(range(6))
     assert source["words"] == [t.state.wordpair.civilian, t.state.wordpair.undercover]  # type: ignore[union-attr]
     wanted = proposal(t)
-    outcome = UndercoverGame().rewrite(t.state, wanted, now=2.0)
+    game = UNDERCOVER_GAME
+    assert isinstance(game, Rewrites)
+    outcome = game.rewrite(t.state, wanted, now=2.0)
     assert [e["type"] for e in outcome.events] == ["recap_rewritten"]
     event = outcome.events[0]
     assert event["visibility"] == "public" and event["seq"] == t.state.seq + 1

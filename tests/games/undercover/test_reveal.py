@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.undercover import Concede, GuessWord, LastWords, Speak, you_view
+from tests.games.undercover.rules import Concede, GuessWord, LastWords, Speak, you_view
 
 from .helpers import Table
 

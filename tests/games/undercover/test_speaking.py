@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.games.undercover import Concede, Join, Skip, Speak, Vote
+from tests.games.undercover.rules import Concede, Join, Skip, Speak, Vote
 
 from .helpers import Table
 

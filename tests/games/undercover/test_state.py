@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from app.games.undercover import Join, Speak, apply, state_from_json, state_to_json
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER_GAME
+from tests.games.undercover.rules import Join, Speak, apply, state_from_json, state_to_json
 
 from .helpers import Table
 
@@ -39,12 +39,12 @@ def test_apply_never_mutates_its_input() -> None:
 
 
 def test_game_namespace() -> None:
-    GAME = UndercoverGame()
+    GAME = UNDERCOVER_GAME
     assert GAME.name == "undercover"
     config = GAME.parse_config({"n_players": 4, "n_undercover": 1})
     outcome = GAME.new_match(config, "a", "A", seed=5, now=0.0)
     assert GAME.state_from_json(GAME.state_to_json(outcome.state)) == outcome.state
-    assert GAME.parse_action({"type": "skip"}, 0).type == "skip"
+    assert GAME.parse_action({"type": "skip"}, 0).request.type == "skip"  # type: ignore[union-attr]
     assert GAME.players_view(outcome.state, god=False)[0]["name"] == "a"
     assert GAME.you_view(outcome.state, 0)["seat"] == 0
     assert GAME.public_fields(outcome.state)["alive_count"] == 1

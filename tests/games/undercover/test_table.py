@@ -9,21 +9,22 @@ from typing import Any
 
 import pytest
 
-from app.games.undercover import (
+from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
+from app.games.undercover.host import comment
+from app.games.undercover.state import Step
+from tests.games.undercover.rules import (
     Concede,
+    Debate,
+    DebatePass,
     MatchState,
     Speak,
     Vote,
     WordPair,
+    allowed_actions,
     next_action,
     state_to_json,
     you_view,
 )
-from app.games.undercover.allowed import allowed_actions
-from app.games.undercover.commands import Debate, DebatePass
-from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
-from app.games.undercover.host import comment
-from app.games.undercover.step import Step
 
 from .helpers import Table
 from .scenarios import GOLDEN, SCENARIOS

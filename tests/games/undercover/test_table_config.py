@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.undercover import UndercoverConfig, parse_config
+from tests.games.undercover.rules import UndercoverConfig, parse_config
 
 
 def test_defaults_are_off_and_left_out_of_the_dump() -> None:

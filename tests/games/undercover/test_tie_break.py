@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.undercover import Speak, Vote
+from tests.games.undercover.rules import Speak, Vote
 
 from .helpers import Table, tie
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from app.games.undercover import Speak, Timeout, Vote, apply
+from tests.games.undercover.rules import Speak, Timeout, Vote, apply
 
 from .helpers import Table
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.games.base import GameError
-from app.games.undercover import (
+from app.protocol.viewer import can_see
+from tests.games.undercover.rules import (
     Concede,
     Vote,
     players_view,
@@ -14,7 +15,6 @@ from app.games.undercover import (
     wordpair,
     you_view,
 )
-from app.protocol.viewer import can_see
 
 from .helpers import Table
 

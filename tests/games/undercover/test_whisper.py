@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.undercover import Concede, Whisper
+from tests.games.undercover.rules import Concede, Whisper
 
 from .helpers import Table
 

@@ -9,10 +9,11 @@ import pytest
 
 from app.games.base import GameError
 from app.games.kit.voting import targets_for, voters
-from app.games.werewolf.commands import (
+from tests.games.werewolf.rules import (
     Command,
     Join,
     LastWords,
+    MatchState,
     NightAction,
     NightActionName,
     Shoot,
@@ -20,10 +21,10 @@ from app.games.werewolf.commands import (
     Speak,
     Timeout,
     Vote,
+    apply,
+    new_match,
+    parse_config,
 )
-from app.games.werewolf.config import parse_config
-from app.games.werewolf.rules import apply, new_match
-from app.games.werewolf.state import MatchState
 
 T0 = 1_700_000_000.0
 

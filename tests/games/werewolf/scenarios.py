@@ -14,10 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pydantic import TypeAdapter
-
 from app.games.base import GameError
-from app.games.werewolf import (
+from tests.games.werewolf.rules import (
+    COMMANDS,
     Abort,
     Command,
     Concede,
@@ -33,7 +32,6 @@ from app.games.werewolf import (
 from .helpers import T0, Table
 
 GOLDEN = Path(__file__).parent / "golden"
-COMMAND: TypeAdapter[Command] = TypeAdapter(Command)
 
 
 class Recorder(Table):
@@ -47,7 +45,7 @@ class Recorder(Table):
 
     def do(self, command: Command, dt: float = 1.0) -> list[dict[str, Any]]:
         events = super().do(command, dt)
-        self.log.append({"at": self.now, "command": command.model_dump()})
+        self.log.append({"at": self.now, "command": COMMANDS.encode(command)})
         return events
 
     def attempt(self, command: Command, code: str) -> None:
@@ -57,7 +55,7 @@ class Recorder(Table):
             apply(self.state, command, now=self.now)
         except GameError as error:
             assert error.code == code, error.message
-            self.log.append({"at": self.now, "command": command.model_dump(), "error": error.code})
+            self.log.append({"at": self.now, "command": COMMANDS.encode(command), "error": error.code})
             return
         raise AssertionError(f"{command!r} was accepted; expected {code}")
 
@@ -71,7 +69,7 @@ def replay(transcript: dict[str, Any]) -> list[dict[str, Any]]:
     outcome = new_match(parse_config(transcript["config"]), "p0", "P0", transcript["seed"], T0)
     state, events = outcome.state, list(outcome.events)
     for entry in transcript["commands"]:
-        command = COMMAND.validate_python(entry["command"])
+        command = COMMANDS.decode(entry["command"])
         try:
             outcome = apply(state, command, now=entry["at"])
         except GameError as error:

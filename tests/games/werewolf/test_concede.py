@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.werewolf import Abort, Concede, Join, NightAction, Vote, players_view
+from tests.games.werewolf.rules import Abort, Concede, Join, NightAction, Vote, players_view
 
 from .helpers import Table
 

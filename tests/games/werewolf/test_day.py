@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.werewolf import LastWords, NightAction, Shoot, Skip, Speak, Vote
+from tests.games.werewolf.rules import LastWords, NightAction, Shoot, Skip, Speak, Vote
 
 from .helpers import Table
 

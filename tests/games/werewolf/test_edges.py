@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.werewolf import Concede, NightAction, Shoot, Timeout, Whisper, apply
+from tests.games.werewolf.rules import Concede, NightAction, Shoot, Timeout, Whisper, apply
 
 from .helpers import Table
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.werewolf import Shoot
+from tests.games.werewolf.rules import Shoot
 
 from .helpers import Table
 

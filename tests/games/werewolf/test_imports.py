@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from tests.games.undercover.test_imports import MODULES, cycle_in, import_graph
 
-PHASES = ("lobby", "night", "witch", "dawn", "pending", "speaking", "voting", "concede", "whisper")
+PHASES = ("deal", "night", "witch", "dawn", "pending", "speaking", "voting", "concede", "whisper")
 
 
 def test_the_package_is_walked() -> None:
-    assert any(path.parent.name == "werewolf" and path.name == "rules.py" for path in MODULES)
+    assert any(path.parent.name == "werewolf" and path.name == "game.py" for path in MODULES)
 
 
 def test_no_phase_imports_another_phase() -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from app.games.werewolf import NightAction, Vote
+from tests.games.werewolf.rules import NightAction, Vote
 
 from .helpers import Table
 

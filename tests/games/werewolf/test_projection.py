@@ -14,16 +14,15 @@ from typing import Any
 
 import pytest
 
-from app.games.werewolf import Command
-from app.games.werewolf.game import WerewolfGame
-from app.games.werewolf.state import MatchState
+from app.games.werewolf.game import GAME as WEREWOLF_GAME
 from app.protocol.projection import MatchView, snapshot
 from app.protocol.viewer import Viewer
+from tests.games.werewolf.rules import Command, MatchState
 
 from .helpers import T0
 from .test_properties import claims, knows
 
-GAME = WerewolfGame()
+GAME = WEREWOLF_GAME
 CONFIGS: list[dict[str, Any]] = [
     {"n_players": 6}, {"n_players": 9, "reveal_role_on_death": "role"}, {"n_players": 12, "win_rule": "all"},
     {"n_players": 8, "tie_break": "random", "first_night_last_words": False},

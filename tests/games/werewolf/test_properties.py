@@ -21,7 +21,10 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from app.games.base import GameError
 from app.games.kit.voting import targets_for, voters
-from app.games.werewolf import (
+from app.games.werewolf.night import due_seats
+from app.games.werewolf.view import ACTING, god_fields
+from app.protocol.viewer import can_see
+from tests.games.werewolf.rules import (
     Abort,
     Command,
     Concede,
@@ -45,9 +48,6 @@ from app.games.werewolf import (
     state_to_json,
     you_view,
 )
-from app.games.werewolf.night import due_seats
-from app.games.werewolf.view import ACTING, god_fields
-from app.protocol.viewer import can_see
 
 from .helpers import T0
 

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.werewolf import (
+from app.games.werewolf.game import GAME as WEREWOLF_GAME
+from app.protocol.registry import Game
+from tests.games.werewolf.rules import (
     Command,
     MatchState,
     NightAction,
     Shoot,
     WerewolfConfig,
+    god_fields,
     players_view,
     public_fields,
     you_view,
 )
-from app.games.werewolf.game import WerewolfGame
-from app.games.werewolf.view import god_fields
-from app.protocol.registry import Game
 
 from .helpers import Table
 
-GAME = WerewolfGame()
+GAME = WEREWOLF_GAME
 TYPED: Game[WerewolfConfig, MatchState, Command] = GAME  # mypy checks the structural fit
 
 

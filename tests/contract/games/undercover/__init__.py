@@ -1,6 +1,6 @@
 """谁是卧底 in the contract suite."""
 
-from app.games.undercover.game import UndercoverGame
+from app.games.undercover.game import GAME as UNDERCOVER_GAME
 from tests.contract.fixture import Fixture, Goldens, SkillGuide
 from tests.contract.games.undercover.secrets import secrets
 from tests.games.undercover import scenarios
@@ -11,7 +11,7 @@ FIXTURE = Fixture(
     secrets=secrets,
     skill=SkillGuide(GUIDE, setup_for, "## 6. Errors", min_blocks=15),
     goldens=Goldens(scenarios.GOLDEN, scenarios.SCENARIOS, EXPECT, scenarios.replay, scenarios.dumps),
-    game=UndercoverGame(),
+    game=UNDERCOVER_GAME,
     configs=(
         {"n_players": 5},
         {"n_players": 6, "n_undercover": 1, "n_blank": 1, "last_words": True, "blank_guess": True,

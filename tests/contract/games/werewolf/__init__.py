@@ -1,6 +1,6 @@
 """狼人杀 in the contract suite."""
 
-from app.games.werewolf.game import WerewolfGame
+from app.games.werewolf.game import GAME as WEREWOLF_GAME
 from tests.contract.fixture import Fixture, Goldens, SkillGuide
 from tests.contract.games.werewolf.secrets import secrets
 from tests.games.werewolf import scenarios
@@ -11,7 +11,7 @@ FIXTURE = Fixture(
     secrets=secrets,
     skill=SkillGuide(GUIDE, setup_for, "## 8. Errors", min_blocks=25),
     goldens=Goldens(scenarios.GOLDEN, scenarios.SCENARIOS, EXPECT, scenarios.replay, scenarios.dumps),
-    game=WerewolfGame(),
+    game=WEREWOLF_GAME,
     configs=(
         {"n_players": 6},
         {"n_players": 9, "win_rule": "all", "reveal_role_on_death": "role", "tie_break": "random"},

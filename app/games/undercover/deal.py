@@ -1,6 +1,6 @@
-"""The waiting room: create, join, deal when full, abort.
+"""The deal, when the kit's waiting room is full.
 
-The deal draws the pair, its orientation (which word the civilians get), the roles and a
+It draws the pair, its orientation (which word the civilians get), the roles and a
 random first speaker from `Random(f"{seed}:{seq}:deal")`. In production the seed comes from
 `secrets.randbits(64)`, so the pair is drawn with the secrets module (spec §7.1) while a
 stored game still replays byte-for-byte.
@@ -8,48 +8,34 @@ stored game still replays byte-for-byte.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from app.games.base import GameError
-from app.games.kit import lobby as room
-from app.games.undercover.commands import Abort, Join
-from app.games.undercover.config import UndercoverConfig
-from app.games.undercover.state import MatchState, Player, WordPair
-from app.games.undercover.step import Outcome, Step
+from app.games.kit import Join
+from app.games.undercover.fairness import fresh_pairs
+from app.games.undercover.state import MatchState, Step, WordPair
 from app.games.undercover.transitions import SpeakRound, Transition
+from app.games.undercover.wordpairs import default_library
 
 
-def new_match(config: UndercoverConfig, host_name: str, host_display_name: str,
-              seed: int, now: float) -> Outcome:
-    """A waiting room with the host in seat 0."""
-    host = Player(seat=0, name=host_name, display_name=host_display_name)
-    step = Step(MatchState(seed=seed, config=config, players=[host]), now)
-    room.announce(step, config.model_dump(), host_name, host_display_name)
-    return Outcome(step.state, step.events)
+def candidates(step: Step) -> Sequence[tuple[str, str]]:
+    """The pairs the deal draws from: a test's `pairs`, else the library's for the room's tag without those the
+    joining command asks to avoid (`Join.avoid`)."""
+    if "pairs" in step.context:
+        pairs: Sequence[tuple[str, str]] = step.context["pairs"]
+        return pairs
+    avoid = step.command.avoid if isinstance(step.command, Join) else ()
+    return fresh_pairs([pair.words for pair in default_library().pairs(step.state.config.wordpair_tag)], avoid)
 
 
-def join(step: Step, cmd: Join) -> Transition:
-    """Seat a player in the next free seat; the last seat triggers the deal."""
-    state = step.state
-    seated = room.seat_player(step, lambda seat: state.players.append(
-        Player(seat=seat, name=cmd.name, display_name=cmd.display_name)), cmd.name, cmd.display_name,
-        state.config.n_players)
-    return _deal(step) if seated else None
-
-
-def abort(step: Step, cmd: Abort) -> Transition:
-    """Cancel a waiting room (the janitor may also clear a running one)."""
-    if step.state.status != "finished":
-        step.state.current_speaker_seat = None
-        step.state.pending = []
-    room.abort(step, cmd.reason)
-    return None
-
-
-def _deal(step: Step) -> Transition:
+def deal(step: Step) -> Transition:
+    """The table is full: draw the pair and the roles, start the match."""
     state, config = step.state, step.state.config
-    if not step.pairs:
+    pairs = candidates(step)
+    if not pairs:
         raise GameError("invalid_config", "no word pair matches this config", field="wordpair_tag")
     rng = step.rng("deal")
-    civilian, undercover = step.pairs[rng.randrange(len(step.pairs))]
+    civilian, undercover = pairs[rng.randrange(len(pairs))]
     if rng.random() < 0.5:
         civilian, undercover = undercover, civilian
     state.wordpair = WordPair(civilian=civilian, undercover=undercover)
