@@ -27,8 +27,8 @@ from typing import Any
 
 from app.bots.personas import PERSONAS, Persona
 from app.bots.sim import Observer, TableRecord, play
+from app.games.brains import BotPlay, Simulate
 from app.games.installed import bot_play, installed
-from app.protocol.brains import BotPlay, Simulate
 from app.protocol.registry import AnyGame
 
 Z95 = NormalDist().inv_cdf(0.975)

@@ -11,6 +11,7 @@ Off unless `WODI_LLM_BASE_URL` is set (`LLMBrain.from_settings` returns None the
 
 from __future__ import annotations
 
+import asyncio
 from collections import Counter
 from typing import Any
 
@@ -18,8 +19,8 @@ import httpx
 
 from app.bots.personas import Persona
 from app.bots.phrasing import Phraser
+from app.games.brains import Chat, Usage
 from app.games.installed import bot_play
-from app.protocol.brains import Chat, Usage
 from app.settings import Settings
 
 
@@ -54,8 +55,11 @@ class LLMBrain:
             return await bots.voice(self, snapshot, persona, body, budget)
         return await Phraser(self).phrase(snapshot, persona, body, budget)
 
-    async def complete(self, chat: Chat, max_tokens: int = 200) -> tuple[str, Usage]:
-        """The answer's content, and its token counts as an action's `usage` (None when the endpoint gives none)."""
+    async def complete(self, chat: Chat, max_tokens: int = 200, within: float | None = None) -> tuple[str, Usage]:
+        """The answer's content, and its token counts as an action's `usage` (None when the endpoint gives none);
+        `TimeoutError` when `within` seconds pass first (the caller's time budget)."""
+        if within is not None:
+            return await asyncio.wait_for(self.complete(chat, max_tokens), timeout=within)
         if self._client is None:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.timeout + 1.0))
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}

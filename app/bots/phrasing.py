@@ -26,9 +26,9 @@ import opencc
 
 from app.bots.personas import Persona
 from app.games.base import GameError
+from app.games.brains import MAX_SPEECH, Endpoint, json_object, one_line
 from app.games.kit.checks import clean_text
 from app.games.kit.instructions import matching
-from app.protocol.brains import MAX_SPEECH, Endpoint, json_object, one_line
 
 log = logging.getLogger("app.bots.phrasing")
 

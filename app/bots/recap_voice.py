@@ -14,8 +14,8 @@ from typing import Any
 
 from app.bots.llm import LLMBrain
 from app.bots.personas import persona_of_handle
+from app.games.brains import Chat, json_object
 from app.games.installed import bot_play
-from app.protocol.brains import Chat, json_object
 
 HOST_VOICE = "主持人：幽默、犀利、点到为止"
 

@@ -3,7 +3,7 @@ app/games/ and its page module static/js/games/<name>.js. The first line is the 
 
 `app.runtime` registers them with `app.protocol.registry` at start-up; the bot players (which may run in another
 process) find a game's brain through `brains()`, and what else its brain offers them (arena, LLM voice, recap
-prompt: `app.protocol.brains.BotPlay`) through `bot_play()`. Nothing else names a game.
+prompt: `app.games.brains.BotPlay`) through `bot_play()`. Nothing else names a game.
 """
 
 from __future__ import annotations
@@ -14,13 +14,13 @@ from typing import Any
 
 from app.games.avalon import brain as avalon_brain
 from app.games.avalon.game import GAME as AVALON
+from app.games.brains import BotPlay
 from app.games.script_kill import brain as script_kill_brain
 from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import GAME as UNDERCOVER
 from app.games.werewolf import brain as werewolf_brain
 from app.games.werewolf.game import GAME as WEREWOLF
-from app.protocol.brains import BotPlay
 
 Brain = Callable[..., dict[str, Any] | None]
 

@@ -123,11 +123,21 @@ async def _check_no_false_flags(table: Table, n: int) -> None:
 
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_casual_rooms_flag_instruction_like_text_of_every_game(client: httpx.AsyncClient, game: str) -> None:
-    screened = await _drive(client, game, compete=False)
+    screened: dict[str, int] = {}
+    for _ in range(4):  # a deal decides whether, say, last words come up at all: play another until every kind did
+        for kind, count in (await _drive(client, game, compete=False)).items():
+            screened[kind] = screened.get(kind, 0) + count
+        if set(screened) >= CASUAL[game]:
+            break
     assert set(screened) >= CASUAL[game], screened
 
 
 @pytest.mark.parametrize("game", list(GAMES))
 async def test_compete_rooms_refuse_instruction_like_text_of_every_game(client: httpx.AsyncClient, game: str) -> None:
-    screened = await _drive(client, game, compete=True)
+    screened: dict[str, int] = {}
+    for _ in range(4):  # as above: another deal until every kind of text came up
+        for kind, count in (await _drive(client, game, compete=True)).items():
+            screened[kind] = screened.get(kind, 0) + count
+        if set(screened) >= COMPETE[game]:
+            break
     assert set(screened) >= COMPETE[game], screened

@@ -21,7 +21,7 @@ from typing import Any
 from app.games.avalon.brain import baseline as random_player
 from app.games.avalon.brain.table import Table
 from app.games.avalon.brain.voices import line
-from app.protocol.brains import BotPlay
+from app.games.brains import BotPlay
 
 __all__ = ["PLAY", "decide"]
 

@@ -16,12 +16,12 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.games.brains import BotPlay
 from app.games.script_kill.brain import baseline as random_player
 from app.games.script_kill.brain import plan
 from app.games.script_kill.brain.seat import Seat, read
 from app.games.script_kill.brain.speech import safe
 from app.games.script_kill.brain.voices import voice
-from app.protocol.brains import BotPlay
 
 __all__ = ["decide", "read", "safe"]
 
@@ -57,4 +57,4 @@ def _choose(seat: Seat, persona: str, rng: random.Random) -> dict[str, Any] | No
 
 PLAY = BotPlay(decide, arena_presets=(("compressed", {"timing": "compressed"}),
                                      ("tiny", {"timing": "compressed", "script": "tiny"})))
-"""What the bots find here besides `decide` (`app.protocol.brains`): the arena's presets."""
+"""What the bots find here besides `decide` (`app.games.brains`): the arena's presets."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.games.brains import BotPlay
 from app.games.undercover.brain import arena, llm, recap
 from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.brain.debating import debate_action
@@ -23,7 +24,6 @@ from app.games.undercover.brain.personas import voice
 from app.games.undercover.brain.speaking import compose_speech
 from app.games.undercover.brain.suspicion import suspicion, word_scores
 from app.games.undercover.brain.voting import choose_vote, rank_targets, vote_comment
-from app.protocol.brains import BotPlay
 
 __all__ = [
     "choose_vote",
@@ -72,5 +72,5 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
 
 PLAY = BotPlay(decide, arena=arena.arena, draws=lambda phase: phase.startswith("vote_round_"), voice=llm.improve,
                recap_prompt=recap.messages)
-"""What the bots find here besides `decide` (`app.protocol.brains`): its own arena report; the simulator draws who
+"""What the bots find here besides `decide` (`app.games.brains`): its own arena report; the simulator draws who
 votes first among the voters (every other turn is one seat's); seed 000's LLM prompts; the recap's rewrite prompt."""

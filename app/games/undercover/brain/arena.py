@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, TextIO
 
+from app.games.brains import Simulate
 from app.games.undercover.config import UndercoverConfig, parse_config
-from app.protocol.brains import Simulate
 
 # The personas' last words and the blank's guess are extensions (off by default): the arena turns them on.
 CONFIGS: tuple[dict[str, Any], ...] = (

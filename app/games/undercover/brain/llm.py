@@ -7,18 +7,17 @@ repeat of an earlier speech …). A vote comment is dropped when it claims somet
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
 from app.games.base import GameError
+from app.games.brains import MAX_SPEECH, Endpoint, Speaker, json_object, one_line
 from app.games.kit.checks import clean_text
 from app.games.undercover.brain.claims import false_claims
 from app.games.undercover.brain.clues import is_safe
 from app.games.undercover.brain.context import Context, context_from_snapshot
 from app.games.undercover.instructions import matching
 from app.games.undercover.text import normalise
-from app.protocol.brains import MAX_SPEECH, Endpoint, Speaker, json_object, one_line
 
 log = logging.getLogger("app.bots.llm")
 
@@ -38,7 +37,7 @@ async def improve(llm: Endpoint, snapshot: dict[str, Any], persona: Speaker, fal
     try:
         ctx = context_from_snapshot(snapshot)
         chat = messages(ctx, persona, kind, challenge=debate_challenge(snapshot, ctx))
-        answer, usage = await asyncio.wait_for(llm.complete(chat), timeout=limit)
+        answer, usage = await llm.complete(chat, within=limit)
         action = parse_answer(kind, answer, ctx)
     except TimeoutError:
         llm.stats["timeout"] += 1

@@ -36,6 +36,7 @@ from typing import Any
 
 from app.bots.arena import simulator
 from app.bots.personas import PERSONAS, Persona
+from app.games.brains import Simulate
 from app.games.installed import bot_play, installed
 from app.games.undercover.brain import arena
 from app.games.undercover.brain.arena import GameRecord, play_game
@@ -43,7 +44,6 @@ from app.games.undercover.brain.claims import comment_claims
 from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.config import parse_config
 from app.games.undercover.text import normalise
-from app.protocol.brains import Simulate
 
 TABLES: dict[str, dict[str, Any]] = {
     "undercover": {"n_players": 6, "n_undercover": 1, "last_words": True},

@@ -17,13 +17,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from app.games.brains import BotPlay
 from app.games.werewolf.brain import baseline as random_player
 from app.games.werewolf.brain.day import speech, vote_comment, vote_target
 from app.games.werewolf.brain.night import guard_target, seer_target, shot, witch_action, wolf_target
 from app.games.werewolf.brain.table import Table, read, sentences
 from app.games.werewolf.brain.talk import compose
 from app.games.werewolf.brain.voices import voice
-from app.protocol.brains import BotPlay
 
 __all__ = ["decide", "sentences"]
 
@@ -85,4 +85,4 @@ def _night(table: Table, persona: str, rng: random.Random) -> dict[str, Any]:
 
 
 PLAY = BotPlay(decide, arena_presets=(("6p", {"n_players": 6}), ("9p", {"n_players": 9}), ("12p", {"n_players": 12})))
-"""What the bots find here besides `decide` (`app.protocol.brains`): the arena's presets."""
+"""What the bots find here besides `decide` (`app.games.brains`): the arena's presets."""

@@ -25,8 +25,9 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
 
-from app.protocol.registry import Brain
-
+Brain = Callable[..., dict[str, Any] | None]
+"""A rule brain: `decide(snapshot, persona, rng, *, baseline=False)` → an action body or None
+(`app.protocol.registry.Brain` states the contract)."""
 Chat = list[dict[str, str]]
 Usage = dict[str, Any] | None
 
@@ -53,7 +54,9 @@ class Endpoint(Protocol):
     timeout: float
     stats: Counter[str]
 
-    async def complete(self, chat: Chat, max_tokens: int = 200) -> tuple[str, Usage]: ...
+    async def complete(self, chat: Chat, max_tokens: int = 200, within: float | None = None) -> tuple[str, Usage]:
+        """The answer and its usage; raises `TimeoutError` when `within` seconds pass first."""
+        ...
 
 
 Voice = Callable[[Endpoint, dict[str, Any], Speaker, dict[str, Any] | None, float | None],
