@@ -198,9 +198,14 @@ def day_seat(stage: str) -> Setup:
 
     async def setup(client: httpx.AsyncClient, block: Block) -> Values:
         target = target_of(block)
-        table, roles = await dealt(client, lambda r: target is None or r[target] == "werewolf")
-        snap = await until(table, lambda s: s["phase"].startswith(f"{stage}_round_"),
-                           spare=frozenset({target} if target is not None else ()))
+        day = f"{stage}_round_"
+        for _ in range(5):  # a deal can end before the day it needs (the night's deaths decide it): deal again
+            table, roles = await dealt(client, lambda r: target is None or r[target] == "werewolf")
+            spare = frozenset({target} if target is not None else ())
+            snap = await until(table, lambda s: s["status"] != "in_progress" or s["phase"].startswith(day), spare=spare)
+            if snap["status"] == "in_progress":
+                break
+        assert snap["status"] == "in_progress", "five deals ended before the day"
         if stage == "speak":
             return seat_values(table, snap["current_speaker_seat"])
         voter = next(s for s in snap["alive_seats"] if s != target and roles[s] != "werewolf")

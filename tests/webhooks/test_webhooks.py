@@ -203,7 +203,8 @@ async def test_failures_are_recorded_and_a_webhook_failing_for_a_day_is_disabled
     await engine.dispose()
     for _ in range(600):
         detail = (await hooked.get(path, headers=table.h(0))).json()
-        if not detail["enabled"]:
+        # The webhook's row and its deliveries are two reads: wait until both show the disabling's one commit.
+        if not detail["enabled"] and all(d["status"] == "failed" for d in detail["deliveries"]):
             break
         await asyncio.sleep(0.05)
     assert detail["enabled"] is False and "failed for more than a day" in detail["disabled_reason"]
