@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import re
 
+from app.games.kit.phrases import end, fits
 from app.games.script_kill.brain import weights as w
 from app.games.script_kill.brain.seat import Seat
 from app.games.script_kill.brain.voices import Voice, pool
@@ -52,7 +53,7 @@ def compose(seat: Seat, style: Voice, rng: random.Random, parts: list[Part], *, 
         return ""
     if frame and rng.random() < 0.6:
         _add(out, _pick(style, "closer", {}, taken, rng))
-    text = guard(seat, "".join(_end(s) for s in out), taken)
+    text = guard(seat, "".join(end(s) for s in out), taken)
     return text if len(text) <= limit else _cut(text, limit)
 
 
@@ -60,11 +61,11 @@ def guard(seat: Seat, text: str, taken: set[str] | None = None) -> str:
     """`text` without any sentence that gives away the seat's secret; never empty."""
     kept = [s for s in sentences(text) if safe(seat, s)]
     if kept:
-        return "".join(_end(s) for s in kept)
+        return "".join(end(s) for s in kept)
     taken = taken if taken is not None else said(seat)
     for line in FALLBACKS:
         if line not in taken and safe(seat, line):
-            return _end(line)
+            return end(line)
     n = len(taken) + 1
     return f"我是{seat.me}号，第{n}次补充：先听大家的。"
 
@@ -94,7 +95,7 @@ def _add(out: list[str], sentence: str | None) -> None:
 
 
 def _pick(style: Voice, key: str, values: dict[str, str], taken: set[str], rng: random.Random) -> str | None:
-    options = [t.format(**values) for t in pool(style, key) if _fits(t, values)]
+    options = [t.format(**values) for t in pool(style, key) if fits(t, values)]
     rng.shuffle(options)
     for option in options:
         if all(s not in taken for s in sentences(option)):
@@ -103,16 +104,6 @@ def _pick(style: Voice, key: str, values: dict[str, str], taken: set[str], rng: 
     return None
 
 
-def _fits(template: str, values: dict[str, str]) -> bool:
-    try:
-        template.format(**values)
-    except (KeyError, IndexError):
-        return False
-    return True
-
-
-def _end(sentence: str) -> str:
-    return sentence if sentence[-1] in "。！？～…" else sentence + "。"
 
 
 def _cut(text: str, limit: int) -> str:
@@ -120,5 +111,5 @@ def _cut(text: str, limit: int) -> str:
     for sentence in sentences(text):
         if len(out) + len(sentence) + 1 > limit:
             break
-        out += _end(sentence)
+        out += end(sentence)
     return out or text[:limit]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 
+from app.games.kit.phrases import end, fits
 from app.games.werewolf.brain.table import Table, sentences
 from app.games.werewolf.brain.voices import Voice, pool
 
@@ -29,7 +30,7 @@ def compose(table: Table, style: Voice, rng: random.Random, parts: list[Part], *
         _add(out, _pick(style, "closer", {}, taken, rng, table.day, essential=False))
     if not out:
         out.append(_unique(f"{table.me}号第{table.day}天发言，过", taken))
-    text = "".join(_end(s) for s in out)
+    text = "".join(end(s) for s in out)
     return text[:MAX_TEXT]
 
 
@@ -45,10 +46,10 @@ def _add(out: list[str], sentence: str | None) -> None:
 
 def _pick(style: Voice, key: str, values: dict[str, int], taken: set[str], rng: random.Random, day: int, *,
           essential: bool) -> str | None:
-    options = [t.format(**values) for t in pool(style, key) if _fits(t, values)]
+    options = [t.format(**values) for t in pool(style, key) if fits(t, values)]
     rng.shuffle(options)
     # Persona lines come first in the pool; give them a better chance than the shared ones.
-    own = [o for o in options if o in {t.format(**values) for t in style.lines.get(key, ()) if _fits(t, values)}]
+    own = [o for o in options if o in {t.format(**values) for t in style.lines.get(key, ()) if fits(t, values)}]
     for option in own[:1] + options if own and rng.random() < 0.5 else options:
         if all(s not in taken for s in sentences(option)):
             taken.update(sentences(option))
@@ -67,13 +68,3 @@ def _unique(sentence: str, taken: set[str]) -> str:
     return candidate
 
 
-def _fits(template: str, values: dict[str, int]) -> bool:
-    try:
-        template.format(**values)
-    except (KeyError, IndexError):
-        return False
-    return True
-
-
-def _end(sentence: str) -> str:
-    return sentence if sentence[-1] in "。！？～…" else sentence + "。"
