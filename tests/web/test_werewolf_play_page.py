@@ -123,7 +123,8 @@ def _offer(me: dict[str, Any], kind: str, action: str | None = None) -> dict[str
     return next((a for a in me["allowed_actions"] if a["type"] == kind and a.get("action") == action), None)
 
 
-async def _night(page: Page, me: dict[str, Any], done: list[str]) -> None:
+async def _night(page: Page, api: httpx.AsyncClient, match_id: str, token: str, me: dict[str, Any],
+                 done: list[str]) -> None:
     """The guest's night move through the panel, by role; `done` records what it did."""
     if me["role"] == "werewolf":
         if "whisper" not in done and any(a["type"] == "whisper" for a in me["allowed_actions"]):
@@ -151,6 +152,10 @@ async def _night(page: Page, me: dict[str, Any], done: list[str]) -> None:
         answer = page.locator(f'#stream [data-testid="ww-seer-result"][data-target="{target}"]')
         await expect(answer).to_have_count(1, timeout=SOON)  # the seer's answer, in the seer's own stream
         await expect(_tid(page, "ww-you-checks")).to_contain_text(str(target), timeout=SOON)
+        camp = (await read_snap(api, match_id, token))["you"]["seer_checks"][-1]
+        assert camp["seat"] == target
+        await expect(_tid(page, "ww-play-seer-answer")).to_have_attribute("data-camp", camp["camp"], timeout=SOON)
+        await expect(_tid(page, "ww-play-seer-answer")).to_have_attribute("data-target", str(target))
         done.append("check")
     elif me["role"] == "witch":
         victim = "" if me["night_victim"] is None else str(me["night_victim"])
@@ -187,7 +192,7 @@ async def _act(page: Page, api: httpx.AsyncClient, match_id: str, token: str, ac
     if me["next_action"] != action:  # the page is a moment behind the server: look again
         return
     if action == "night_action":
-        await _night(page, me, done)
+        await _night(page, api, match_id, token, me, done)
     elif action == "speak":
         text = f"我是好人，第{done.count('speak') + 1}次发言，大家看票型"
         await _tid(page, "speak-input").fill(text)
@@ -283,17 +288,19 @@ async def _seat_page(browser: Browser, url: str, phone: bool) -> Watched:
 
 async def test_the_guard_and_the_hunter_act_from_the_panel(server: Server, api: httpx.AsyncClient,
                                                            browser: Browser) -> None:
-    """12 scripted agents (the preset with a guard and a hunter); two of their seats are held in pages: the guard
-    (desktop, Chinese) guards a villager, the wolves knife the hunter, whose page (a phone, English) shoots a wolf
-    and says last words."""
+    """12 scripted agents (the preset with a guard and a hunter); three of their seats are held in pages: the guard
+    (desktop, Chinese) guards a villager, the seer (a phone) checks a wolf and reads the answer, which the guard's
+    page never shows; the wolves knife the hunter, whose page (a phone, English) shoots a wolf and says last
+    words."""
     table = WerewolfTable(api, 12, night_timeout=600, speak_timeout=600, vote_timeout=600)
     await table.open()
     guard, hunter, seer, witch = (table.roles[role][0] for role in ("guard", "hunter", "seer", "witch"))
     wolves, villager = table.roles["werewolf"], table.roles["villager"][0]
     base = f"{server.base_url}/match/{table.match_id}"
     seen = [await _seat_page(browser, f"{base}#play={table.tokens[guard]}", phone=False),
-            await _seat_page(browser, f"{base}?lang=en#play={table.tokens[hunter]}", phone=True)]
-    guard_page, hunter_page = seen[0].page, seen[1].page
+            await _seat_page(browser, f"{base}?lang=en#play={table.tokens[hunter]}", phone=True),
+            await _seat_page(browser, f"{base}#play={table.tokens[seer]}", phone=True)]
+    guard_page, hunter_page, seer_page = (watched.page for watched in seen)
     try:
         await expect(guard_page.locator("#you")).to_have_attribute("data-action", "night_action", timeout=SOON)
         await expect(_tid(guard_page, "ww-you-role")).to_have_text(STRINGS["zh"]["role_guard"])
@@ -302,7 +309,15 @@ async def test_the_guard_and_the_hunter_act_from_the_panel(server: Server, api: 
         await _tid(guard_page, "ww-night-confirm").click()
         await expect(guard_page.locator('#stream [data-testid="ww-guard"]')).to_have_count(1, timeout=SOON)
         await expect(guard_page.locator("#you")).to_have_attribute("data-action", "wait_for_next_phase")
-        await table.ok(seer, {"type": "night_action", "action": "check", "target_seat": wolves[0]})
+        await _tid(seer_page, f"ww-night-target-{wolves[0]}").click()
+        await _tid(seer_page, "ww-night-confirm").click()
+        answer = seer_page.locator('#stream [data-testid="ww-seer-result"]')
+        await expect(answer).to_have_attribute("data-target", str(wolves[0]), timeout=SOON)
+        await expect(answer).to_have_attribute("data-camp", "werewolf")
+        await expect(_tid(seer_page, "ww-play-seer-answer")).to_have_attribute("data-camp", "werewolf")
+        await expect(_tid(seer_page, "ww-play-seer-answer")).to_have_text(
+            STRINGS["zh"]["ww_play_seer_answer"].format(seat=f"{wolves[0]}号", camp=STRINGS["zh"]["ww_team_werewolf"]))
+        await expect(guard_page.locator('#stream [data-testid="ww-seer-result"]')).to_have_count(0)
         for wolf in wolves[:3]:  # three of four is the pack's majority
             await table.ok(wolf, {"type": "night_action", "action": "kill", "target_seat": hunter})
         await table.ok(witch, {"type": "night_action", "action": "pass"})

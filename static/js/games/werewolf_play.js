@@ -5,8 +5,8 @@
 // `allowed_actions`, so a seat never sees a move the server would refuse.
 //
 // Hooks: ww-night-target-<seat> (pick a night target), ww-night-confirm (send the pick: kill, check or guard),
-// ww-night-pass, ww-witch-save, ww-witch-poison (the picked target), ww-hunter-shoot-<seat>, ww-hunter-pass,
-// ww-whisper-input / ww-whisper-send, speak-input / speak-send / speak-skip, last-words-input /
+// ww-night-pass, ww-play-seer-answer (the check of this round's night: data-target, data-camp), ww-witch-save,
+// ww-witch-poison (the picked target), ww-hunter-shoot-<seat>, ww-hunter-pass, ww-whisper-input / ww-whisper-send, speak-input / speak-send / speak-skip, last-words-input /
 // last-words-send / last-words-skip, vote-comment, vote-target-<seat> (on the cards), ww-play-victim (the
 // witch's news), ww-you-role, ww-you-fellows, ww-you-checks, ww-you-potions. The wolves see each other's kill
 // choices on the cards (werewolf.js), so the seat's own panel is not redrawn when a fellow wolf picks.
@@ -154,8 +154,17 @@ export default function makePlay(kit, you) {
     return out;
   }
 
+  // The seer's answer of this round's night, in words, at the top of the panel until the next night.
+  function seerAnswer(me, model) {
+    const last = (me.seer_checks || []).at(-1);
+    if (!last || last.round !== model.round) return null;
+    return h("p", { class: `ww-play-note team-${last.camp}`, "data-testid": "ww-play-seer-answer",
+      data: { target: last.seat, camp: last.camp },
+      text: format(T.ww_play_seer_answer, { seat: seatLabel(last.seat), camp: T[`ww_team_${last.camp}`] || last.camp }) });
+  }
+
   function controls(me, model, ctx) {
-    return [...hunter(me, ctx), ...(nightAction(me, "save") || nightAction(me, "poison") || (me.role === "witch"
+    return [seerAnswer(me, model), ...hunter(me, ctx), ...(nightAction(me, "save") || nightAction(me, "poison") || (me.role === "witch"
       && model.stage === "night" && nightAction(me, "pass")) ? witch(me, model, ctx) : nightPick(me, model, ctx)),
     ...whisper(me, ctx), ...day(me, ctx)];
   }
@@ -165,7 +174,7 @@ export default function makePlay(kit, you) {
       .map((a) => `${a.type}:${a.action || ""}:${(a.targets || []).join(".")}`).join(",");
     // Not the pack's choices: the wolves' cards show them, and a redraw would drop a half-typed whisper.
     const knows = [me.alive, (me.seer_checks || []).length, JSON.stringify(me.potions || null), me.night_victim ?? ""].join("|");
-    const key = `${snap.status}|${snap.phase}|${me.next_action}|${offered}|${knows}`;
+    const key = `${snap.status}|${snap.phase}|${model.round}|${me.next_action}|${offered}|${knows}`;
     return { key, draw: () => [h("div", { class: "you-row ww-you" }, you(me)),
       h("div", { class: "ww-controls" }, controls(me, model, ctx))] };
   }
