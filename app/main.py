@@ -27,6 +27,7 @@ from app.api import (
     owners,
     pages,
     play,
+    showcase,
     streams,
     tournament_pages,
     tournaments,
@@ -89,7 +90,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
-                   operator, benchmarks, benchmark_pages, guesses, tournaments, tournament_pages):
+                   operator, benchmarks, benchmark_pages, guesses, tournaments, tournament_pages, showcase):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app
@@ -103,7 +104,8 @@ async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
 
     filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
                          settings.bot_fill_after, llm=LLMBrain.from_settings(settings),
-                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE)
+                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE,
+                         showcase=settings.showcase)
     await filler.start()
     runtime.bots = filler
     try:

@@ -27,11 +27,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fill-after", type=float, default=settings.bot_fill_after,
                         help="seconds a room waits before bots join (default %(default)s)")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a bot pauses before acting (max)")
+    parser.add_argument("--no-showcase", action="store_true", help="open no showcase match (also WODI_SHOWCASE)")
     parser.add_argument("--no-llm", action="store_true", help="rule brain only, even if WODI_LLM_BASE_URL is set")
     args = parser.parse_args(argv)
     logs.configure(settings.log_level, settings.log_format)  # text or JSON, as the server's (httpx at WARNING)
     llm = None if args.no_llm else LLMBrain.from_settings(settings)
-    asyncio.run(_serve(LobbyFiller(args.base_url, args.official_key, args.fill_after, llm=llm, think=args.think)))
+    asyncio.run(_serve(LobbyFiller(args.base_url, args.official_key, args.fill_after, llm=llm, think=args.think,
+                                   showcase=settings.showcase and not args.no_showcase)))
 
 
 async def _serve(filler: LobbyFiller) -> None:
