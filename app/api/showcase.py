@@ -46,7 +46,8 @@ class ShowcaseOpened(BaseModel):
     invite_url: str
 
 
-@router.get("", response_model=ShowcaseStatus, summary="The showcase: what is on, and what would come next")
+@router.get("", response_model=ShowcaseStatus, summary="The showcase: what is on, and what would come next",
+            responses=responses())
 async def showcase_status(runtime: RuntimeDep) -> dict[str, Any]:
     return await service.status(runtime)
 

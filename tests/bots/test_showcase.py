@@ -177,3 +177,20 @@ async def test_a_showcase_takes_at_most_half_the_pool(database_url: str) -> None
                                         headers={"X-Official-Bot-Key": OFFICIAL_KEY})
             assert refused.status_code == 503 and refused.json()["error"] == "bots_unavailable"
             assert await filler.showcase.once() is None
+
+
+async def test_two_requests_at_once_open_one_showcase(on: FastAPI) -> None:
+    """Two processes asking at the same moment (here two requests with bots of their own): the partial unique index
+    lets exactly one showcase be live, on PostgreSQL as on SQLite."""
+    async with filler_on(on) as (filler, client):
+        upcoming = (await client.get("/api/showcase")).json()["next"]
+        n = upcoming["n_players"]
+        handles = [a.handle for a in filler.agents]
+        assert len(handles) >= 2 * n
+        key = {"X-Official-Bot-Key": OFFICIAL_KEY}
+        answers = await asyncio.gather(*(client.post("/api/showcase", json={"game": upcoming["game"],
+                                                                            "agents": handles[i * n:(i + 1) * n]},
+                                                     headers=key) for i in range(2)))
+        assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+        assert next(a for a in answers if a.status_code == 409).json()["error"] == "showcase_busy"
+        assert (await client.get("/api/matches", params={"showcase": "true"})).json()["count"] == 1
