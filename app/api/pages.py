@@ -178,7 +178,8 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
     seats_for = await listing.seats_for(runtime, match_id)
     boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
             "t": Texts(_lang(request), game).strings, "seats_for": seats_for}
-    return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for)
+    return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for,
+                 showcase=await listing.is_showcase(runtime, match_id))
 
 
 @router.get("/play", response_class=HTMLResponse)

@@ -202,6 +202,11 @@ async def seats_for(session: AsyncSession, match_id: str) -> str | None:
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def is_showcase(session: AsyncSession, match_id: str) -> bool:
+    query = select(Match.showcase).where(Match.match_id == match_id)
+    return bool((await session.execute(query)).scalar_one_or_none())
+
+
 async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_agent: int) -> frozenset[str]:
     """What the deals of each agent's last `per_agent` dealt matches drew."""
     seen: set[str] = set()

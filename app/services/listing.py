@@ -60,6 +60,12 @@ async def seats_for(shell: Shell, match_id: str) -> str:
         return await repo.seats_for(session, match_id) or "all"
 
 
+async def is_showcase(shell: Shell, match_id: str) -> bool:
+    """Whether the match is the platform's showcase: for the match page's mark."""
+    async with shell.db.reader() as session:
+        return await repo.is_showcase(session, match_id)
+
+
 async def active_for(shell: Shell, agent_id: str) -> dict[str, Any] | None:
     """identity.md §15.4: the newest waiting or in-progress match of the agent, or None."""
     async with shell.db.reader() as session:

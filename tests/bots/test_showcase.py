@@ -87,6 +87,8 @@ async def test_the_bots_open_a_showcase_when_nothing_is_live(on: FastAPI) -> Non
         assert (await client.get("/api/showcase")).json()["match"]["match_id"] == match_id
         page = (await client.get("/")).text
         assert f'data-testid="lobby-featured" data-match="{match_id}" data-showcase="true"' in page
+        assert 'data-testid="match-showcase"' in (await client.get(f"/match/{match_id}")).text
+        assert 'data-testid="room-showcase"' in page  # its card among the live rooms is marked too
         # One at a time: the filler opens no second one, and the server refuses it.
         assert await filler.showcase.once() is None
         idle = [a.handle for a in filler.agents if a.idle][: upcoming["n_players"]]

@@ -57,6 +57,7 @@ async def test_a_fresh_run_features_a_live_showcase_in_the_lobby(fresh_run: Serv
         assert await watch.get_attribute("href") == f"/match/{match_id}"
         await watch.click()
         await page.wait_for_url(f"{fresh_run.base_url}/match/{match_id}")
+        assert await page.locator('[data-testid="match-showcase"]').count() == 1
         response = await page.request.get(f"{fresh_run.base_url}/api/matches/{match_id}")
         snap = await response.json()
         assert snap["game"] in {game.name for game, _ in installed()}
