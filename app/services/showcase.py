@@ -29,6 +29,7 @@ from app.services import listing, quick_start, seeded_matches
 from app.services.seating import check_can_sit
 from app.services.shell import Shell
 
+TAKEOVER = "takeover_after_timeouts"  # the protocol's config extension (`app.services.takeover`)
 POOL_SHARE = 2  # a showcase seats at most half the official bots' capacity (with every other live table counted)
 
 
@@ -38,14 +39,17 @@ def games() -> list[str]:
 
 
 def config_for(name: str) -> dict[str, Any]:
-    """The showcase's config of `name`: its bots' first arena preset (else the defaults), as the game stores it."""
+    """The showcase's config of `name`: its bots' first arena preset (else the defaults), with takeover after one
+    timeout where the game offers it, as the game stores it."""
     game = registry.get(name)
     if game is None:
         raise ApiError("invalid_config", f"unknown game {name!r}; known: {', '.join(registry.names())}",
                        field="game")
     play = bot_play().get(name)
-    presets = play.arena_presets if play is not None else ()
-    return game.config_to_json(game.parse_config(dict(presets[0][1]) if presets else None))
+    raw = dict(play.arena_presets[0][1]) if play is not None and play.arena_presets else {}
+    if TAKEOVER in game.config_model.model_fields:
+        raw[TAKEOVER] = 1  # a seat whose bot is gone (its process stopped) is played by the server: the show ends
+    return game.config_to_json(game.parse_config(raw))
 
 
 def after(last: str | None) -> str | None:
