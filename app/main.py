@@ -31,6 +31,7 @@ from app.api import (
     owners,
     pages,
     play,
+    showcase,
     streams,
     tournament_pages,
     tournaments,
@@ -96,7 +97,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, bots, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
-                   operator, benchmarks, benchmark_pages, guesses, tournaments, tournament_pages):
+                   operator, benchmarks, benchmark_pages, guesses, tournaments, tournament_pages, showcase):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
     return app
@@ -110,7 +111,8 @@ async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
 
     filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
                          settings.bot_fill_after, llm=LLMBrain.from_settings(settings),
-                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE)
+                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE,
+                         showcase=settings.showcase)
     await filler.start()
     runtime.bots = filler
     try:
@@ -126,7 +128,7 @@ async def _bots_process(settings: Settings) -> None:
     does (the end of its stdin closes, even on SIGKILL)."""
     args = [sys.executable, "-m", "app.bots", "--base-url", settings.bot_base_url or f"http://127.0.0.1:{settings.port}",
             "--fill-after", str(settings.bot_fill_after), "--pool-max", str(settings.bot_pool_max),
-            "--reserve", str(BOT_RESERVE), "--wake", "--with-parent"]
+            "--reserve", str(BOT_RESERVE), "--wake", "--with-parent", *([] if settings.showcase else ["--no-showcase"])]
     env = {**os.environ, "WODI_OFFICIAL_BOT_KEY": settings.official_bot_key}  # not on the command line (`ps`)
     while True:
         child = await asyncio.create_subprocess_exec(*args, stdin=asyncio.subprocess.PIPE, env=env)

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     """Seconds a waiting room waits before bots fill it (quick-start rooms: none)."""
     bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them
     """Official bot agents per persona at most; the pool grows to it as tables need bots."""
+    showcase: bool = True
+    """While no public match is live, the official bots play a showcase match (the installed games in turn, short
+    tables, never rated), featured at the top of the lobby; `false` turns it off. Needs `bots_enabled`."""
     bot_base_url: str = ""
     """Where the in-process bots reach the API; empty: `http://127.0.0.1:$WODI_PORT`."""
     quick_start_bots_per_client: int = Field(10, ge=1)

@@ -87,6 +87,7 @@ def make_settings(database_url: str, **overrides: Any) -> Settings:
         "secret_key": "test-secret-key",
         "official_bot_key": OFFICIAL_KEY,
         "bots_enabled": False,
+        "showcase": False,  # a test that counts live matches counts only its own; the showcase tests turn it on
         **overrides,
     }
     return Settings(**values)

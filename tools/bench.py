@@ -216,10 +216,10 @@ def report(figures: Figures, label: str, tables: int) -> str:
 
 def spawn(database_url: str, port: int, *, bots: bool = False, pool_max: int = 20) -> subprocess.Popen[bytes]:
     """A server process on `port` (the schema is migrated first); with `bots`, its official bots fill only the
-    rooms that ask for them at once (quick starts)."""
+    rooms that ask for them at once (quick starts), and play no showcase."""
     env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
            "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "true" if bots else "false",
-           "WODI_BOT_FILL_AFTER": "600", "WODI_BOT_POOL_MAX": str(pool_max),
+           "WODI_BOT_FILL_AFTER": "600", "WODI_BOT_POOL_MAX": str(pool_max), "WODI_SHOWCASE": "false",
            "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}", "WODI_TRUSTED_PROXIES": "127.0.0.1"}
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,
                    capture_output=True)

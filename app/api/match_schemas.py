@@ -151,6 +151,8 @@ class MatchSummary(BaseModel):
     fill_now: bool = Field(False, description="the official bots take every open seat at once (a quick start)")
     seats_for: SeatsFor = Field("all", description="who may sit: `all` (people and agents), `agents` (no guests, "
                                                    "no people) or `people` (no agents)")
+    showcase: bool = Field(False, description="the platform's showcase: every seat an official bot, opened while "
+                                              "nothing else was live; never rated")
 
 
 class MatchList(BaseModel):

@@ -169,8 +169,10 @@ async def list_matches(
     game: str | None = None,
     seats_open: Annotated[int | None, Query(ge=0, le=12)] = None,
     fill_now: Annotated[bool | None, Query(description="only rooms the official bots fill at once (or not)")] = None,
+    showcase: Annotated[bool | None, Query(description="only the platform's showcases (or none)")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
 ) -> dict[str, Any]:
     matches = await listing.list_matches(runtime, status=status, newest_first=sort == "newest", agent=agent,
-                                         game=game, seats_open=seats_open, limit=limit, fill_now=fill_now)
+                                         game=game, seats_open=seats_open, limit=limit, fill_now=fill_now,
+                                         showcase=showcase)
     return {"matches": matches, "count": len(matches)}

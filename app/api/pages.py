@@ -139,8 +139,9 @@ def _not_found(request: Request, message_key: str, **values: Any) -> HTMLRespons
 
 @router.get("/", response_class=HTMLResponse)
 async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
-    """Every installed game with its live figures, the rooms (of one game with `?game=`), a featured live match,
-    and the boards: agents that have played, and the rating ladder of the chosen (or default) game."""
+    """Every installed game with its live figures, the rooms (of one game with `?game=`), a featured live match (the
+    showcase while there is one), and the boards: agents that have played, and the rating ladder of the chosen (or
+    default) game."""
     asked = request.query_params.get("game")
     game = asked if asked and registry.get(asked) is not None else None
     rooms = {status: await listing.list_matches(runtime, status=status, newest_first=True, agent=None, game=game,
@@ -156,7 +157,10 @@ async def lobby(request: Request, runtime: RuntimeDep) -> HTMLResponse:
     events = await tournament_reads.listing(runtime, None, 40)
     events = [e for e in events if e["status"] in ("entry", "running")][:12]
     live = rooms["in_progress"]
-    featured = max(live, key=lambda m: len(m.get("players") or ()), default=None)
+    # The showcase first (it is opened so a visitor has a table to watch), else the fullest live table shown.
+    shows = await listing.list_matches(runtime, status="in_progress", newest_first=True, agent=None, game=None,
+                                       seats_open=None, limit=1, showcase=True)
+    featured = shows[0] if shows else max(live, key=lambda m: len(m.get("players") or ()), default=None)
     return _page(request, "lobby.html", waiting=rooms["waiting"], live=live, finished=rooms["finished"],
                  leaders=leaders, ladder=ladder, ladder_game=ladder_game, games=games, game_filter=game,
                  featured=featured, readers=readers, events=events)
@@ -174,7 +178,8 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
     seats_for = await listing.seats_for(runtime, match_id)
     boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
             "t": Texts(_lang(request), game).strings, "seats_for": seats_for}
-    return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for)
+    return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for,
+                 showcase=await listing.is_showcase(runtime, match_id))
 
 
 @router.get("/play", response_class=HTMLResponse)

@@ -35,6 +35,7 @@ def main(argv: list[str] | None = None) -> None:
                         help="official bot agents per persona at most (default %(default)s)")
     parser.add_argument("--reserve", type=int, default=0, help="idle bots per persona kept registered ahead")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a bot pauses before acting (max)")
+    parser.add_argument("--no-showcase", action="store_true", help="open no showcase match (also WODI_SHOWCASE)")
     parser.add_argument("--no-llm", action="store_true", help="rule brain only, even if WODI_LLM_BASE_URL is set")
     parser.add_argument("--wake", action="store_true", help="sleep on the server's lobby long-poll between passes")
     parser.add_argument("--with-parent", action="store_true", help="exit when stdin closes (the parent is gone)")
@@ -43,7 +44,8 @@ def main(argv: list[str] | None = None) -> None:
     llm = None if args.no_llm else LLMBrain.from_settings(settings)
     wake = HttpWake(args.base_url, args.official_key) if args.wake else None
     filler = LobbyFiller(args.base_url, args.official_key, args.fill_after, llm=llm, think=args.think,
-                         pool_max=args.pool_max, reserve=args.reserve, wake=wake)
+                         pool_max=args.pool_max, reserve=args.reserve, wake=wake,
+                         showcase=settings.showcase and not args.no_showcase)
     if wake is not None:
         wake.figures = lambda: (filler.pool_size(), filler.idle_count())
     asyncio.run(_serve(filler, wake, args.with_parent))

@@ -89,13 +89,13 @@ class Lobby:
         match_id = str(room["match_id"])
         lineup = self.lineup(room, grow=grow)
         if not lineup or (not self.partial and len(lineup) < int(room["seats_open"])):
-            self._release(lineup)
+            self.release(lineup)
             return 0
         for agent in lineup:
             agent.match_id = match_id  # reserved: no other room's lineup takes it meanwhile
         self.pool.top_up()
         if not await self.pool.register_new([a for a in lineup if not a.key]):
-            self._release(lineup)
+            self.release(lineup)
             return 0
         outcomes = await asyncio.gather(*(self._join(agent, match_id) for agent in lineup))
         for agent, outcome in zip(lineup, outcomes, strict=True):
@@ -132,7 +132,7 @@ class Lobby:
             self.pool.short()
         return lineup
 
-    def _release(self, lineup: list[BotAgent]) -> None:
+    def release(self, lineup: list[BotAgent]) -> None:
         for agent in lineup:
             if not self.seats.seated(agent):
                 agent.match_id = None

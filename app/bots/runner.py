@@ -6,7 +6,9 @@ pool (`app.bots.pool`: registration, growth up to `pool_max` per persona, the re
 agent, resumed after a restart). It registers the pool, resumes the tables its agents still sit at, then every
 `poll_interval` seconds lists the waiting rooms; `wake` (the server passes the lobby key of its notifier) ends the
 pause between passes as soon as a room to fill at once is opened, so a quick-start room never waits for the next
-poll. Errors are logged and retried with back-off; `stop()` cancels everything and closes the client.
+poll. With `showcase`, each regular pass also opens the platform's showcase when nothing public is live
+(`app.bots.showcase`). Errors are logged and retried with back-off; `stop()` cancels everything and closes the
+client.
 
 The server can run it in-process::
 
@@ -34,6 +36,7 @@ from app.bots.personas import PERSONAS
 from app.bots.player import BotStats
 from app.bots.pool import BotAgent, Pool, RegistrationRefused
 from app.bots.seats import Seats
+from app.bots.showcase import Showcase
 from app.services.lobby import BOT_USER_AGENT
 
 log = logging.getLogger("app.bots")
@@ -54,7 +57,7 @@ class LobbyFiller:
                  *, agents_per_persona: int = 2, max_per_persona: int = 1, partial: bool = False,
                  poll_interval: float = 3.0, think: float = 1.0, poll_wait: float = 25.0,
                  seed: int | None = None, pool_max: int | None = None, wake: Wake | None = None,
-                 reserve: int = 0) -> None:
+                 reserve: int = 0, showcase: bool = False) -> None:
         self.base_url = base_url.rstrip("/")
         self.official_key = official_key
         self.llm = llm
@@ -65,6 +68,7 @@ class LobbyFiller:
         self.seats = Seats(self.pool, self.stats, rng, llm=llm, think=think, poll_wait=poll_wait)
         self.lobby = Lobby(self.pool, self.seats, self.stats, rng, fill_after=fill_after,
                            max_per_persona=max_per_persona, partial=partial)
+        self.showcase = Showcase(self.lobby) if showcase else None
         self.wake = wake
         self._task: asyncio.Task[None] | None = None
         self._stopping = asyncio.Event()
@@ -160,6 +164,8 @@ class LobbyFiller:
                 regular = not woken or time.monotonic() - last_full >= self.poll_interval
                 last_full = time.monotonic() if regular else last_full
                 await self.fill_once(urgent_only=not regular)
+                if regular and self.showcase is not None:
+                    await self.showcase.once()
                 backoff = 0.25
                 woken = await self._until_woken(seen)
             except RegistrationRefused as exc:

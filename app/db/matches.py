@@ -16,7 +16,7 @@ LIVE = ("waiting", "in_progress")
 CLIENT_LOCKS = 0x57_0D_C1  # advisory-lock space of one client's quick starts
 # What room lists show of a match and of a seat: never the state JSON or a seat's (proxy) meta.
 LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.n_players, Match.seats_taken,
-                   Match.events_total, Match.created_at, Match.result, Match.fill_now, Match.seats_for,
+                   Match.events_total, Match.created_at, Match.result, Match.fill_now, Match.seats_for, Match.showcase,
                    raiseload=True)
 LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
 
@@ -89,11 +89,13 @@ async def live_seat_of(session: AsyncSession, agent_id: str) -> tuple[Match, Sea
 
 async def listing(
     session: AsyncSession, *, status: str | None, newest_first: bool, agent_id: str | None, game: str | None,
-    seats_open: int | None, limit: int, fill_now: bool | None = None,
+    seats_open: int | None, limit: int, fill_now: bool | None = None, showcase: bool | None = None,
 ) -> list[Match]:
     query = select(Match).options(LISTED)
     if fill_now is not None:
         query = query.where(Match.fill_now.is_(fill_now))
+    if showcase is not None:
+        query = query.where(Match.showcase.is_(showcase))
     if status:
         query = query.where(Match.status == status)
     if game:
@@ -200,6 +202,11 @@ async def seats_for(session: AsyncSession, match_id: str) -> str | None:
     return (await session.execute(query)).scalar_one_or_none()
 
 
+async def is_showcase(session: AsyncSession, match_id: str) -> bool:
+    query = select(Match.showcase).where(Match.match_id == match_id)
+    return bool((await session.execute(query)).scalar_one_or_none())
+
+
 async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_agent: int) -> frozenset[str]:
     """What the deals of each agent's last `per_agent` dealt matches drew."""
     seen: set[str] = set()
@@ -216,3 +223,21 @@ async def finished_content(session: AsyncSession, game: str) -> list[tuple[str, 
     query = select(Match.content, Match.result).where(Match.game == game, Match.status == "finished",
                                                       Match.content.is_not(None))
     return [(str(content), result) for content, result in (await session.execute(query)).all()]
+
+
+async def live_showcase(session: AsyncSession) -> str | None:
+    """The showcase waiting or in progress (at most one: a partial unique index), or None."""
+    query = select(Match.match_id).where(Match.showcase.is_(True), Match.status.in_(LIVE)).limit(1)
+    return (await session.execute(query)).scalar_one_or_none()
+
+
+async def others_live(session: AsyncSession) -> bool:
+    """A match other than a showcase is in progress."""
+    query = select(Match.match_id).where(Match.showcase.is_(False), Match.status == "in_progress").limit(1)
+    return (await session.execute(query)).first() is not None
+
+
+async def last_showcase_game(session: AsyncSession) -> str | None:
+    """The game of the newest showcase, or None."""
+    query = select(Match.game).where(Match.showcase.is_(True)).order_by(Match.created_at.desc()).limit(1)
+    return (await session.execute(query)).scalar_one_or_none()

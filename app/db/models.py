@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false
+from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false, text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from app.db.types import JSONType, UTCDateTime, utcnow
+
+LIVE_SHOWCASE = text("showcase AND status IN ('waiting', 'in_progress')")
 
 
 class Base(DeclarativeBase):
@@ -102,7 +104,12 @@ class Match(Base):
     """A match: current state (JSON) and version for fast reads; the event log is the truth."""
 
     __tablename__ = "matches"
-    __table_args__ = (Index("ix_matches_status_created", "status", "created_at"),)
+    __table_args__ = (
+        Index("ix_matches_status_created", "status", "created_at"),
+        # One showcase waiting or in progress at a time, whichever process opens it (`app.services.showcase`).
+        Index("uq_matches_live_showcase", "showcase", unique=True, postgresql_where=LIVE_SHOWCASE,
+              sqlite_where=LIVE_SHOWCASE),
+    )
 
     match_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     game: Mapped[str] = mapped_column(String(32))
@@ -130,6 +137,8 @@ class Match(Base):
     # A digest of the client that opened a quick start (`app.services.clients`): its share of the bot pool.
     quick_client: Mapped[str | None] = mapped_column(String(64), index=True)
     seats_for: Mapped[str] = mapped_column(String(8), default="all", server_default="all")  # all | agents | people
+    # The platform's own bots-only match, shown in the lobby while nothing else is live: on no board, never rated.
+    showcase: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Seat(Base):

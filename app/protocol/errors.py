@@ -52,6 +52,8 @@ STATUS: dict[str, int] = {
     "not_your_turn_to_speak": 409,
     "already_voted": 409,
     "already_in_match": 409,
+    "showcase_off": 409,
+    "showcase_busy": 409,
     "duplicate_player": 409,
     "same_agent_already_in_match": 409,
     "same_owner_already_in_match": 409,

@@ -23,7 +23,7 @@ def _summary(shell: Shell, match: Match, seats: list[Seat], agents: dict[str, Ag
         "players": [{"seat": s.seat, "name": s.name, "display_name": s.display_name,
                      "is_official": flag(s, "is_official"), "is_guest": s.agent_id is None,
                      "is_human": flag(s, "is_human")} for s in seats],
-        "fill_now": bool(match.fill_now), "seats_for": match.seats_for or "all",
+        "fill_now": bool(match.fill_now), "seats_for": match.seats_for or "all", "showcase": bool(match.showcase),
         "invite_url": shell.settings.match_url(match.match_id),
         "created_at": match.created_at.isoformat(), "result": match.result,
     }
@@ -31,7 +31,7 @@ def _summary(shell: Shell, match: Match, seats: list[Seat], agents: dict[str, Ag
 
 async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, agent: str | None,
                        game: str | None, seats_open: int | None, limit: int,
-                       fill_now: bool | None = None) -> list[dict[str, Any]]:
+                       fill_now: bool | None = None, showcase: bool | None = None) -> list[dict[str, Any]]:
     async with shell.db.reader() as session:
         agent_id = None
         if agent:
@@ -40,7 +40,8 @@ async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, 
                 return []
             agent_id = found.agent_id
         matches = await repo.listing(session, status=status, newest_first=newest_first, agent_id=agent_id,
-                                     game=game, seats_open=seats_open, limit=limit, fill_now=fill_now)
+                                     game=game, seats_open=seats_open, limit=limit, fill_now=fill_now,
+                                     showcase=showcase)
         seats = await repo.seats_of(session, [m.match_id for m in matches])
         agents = await agents_repo.by_ids(session, sorted({s.agent_id for ss in seats.values() for s in ss
                                                            if s.agent_id}))
@@ -57,6 +58,12 @@ async def seats_for(shell: Shell, match_id: str) -> str:
     """Who may sit in the room (`all`, `agents`, `people`; `all` for no such match): for the match page."""
     async with shell.db.reader() as session:
         return await repo.seats_for(session, match_id) or "all"
+
+
+async def is_showcase(shell: Shell, match_id: str) -> bool:
+    """Whether the match is the platform's showcase: for the match page's mark."""
+    async with shell.db.reader() as session:
+        return await repo.is_showcase(session, match_id)
 
 
 async def active_for(shell: Shell, agent_id: str) -> dict[str, Any] | None:

@@ -18,6 +18,10 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
     seat_rows = await repo.seats(session, match.match_id)
     await ratings.record(session, match, game, state, seat_rows, rules)
+    if match.showcase:  # the platform's exhibition counts on no board; its spectators' guesses still score
+        if match.status != "aborted" and match.result:
+            await guesses.score_ended(session, match.match_id, game.sides, game.seat_sides(state))
+        return
     for agent_id, (turns, refusals) in sorted((await decisions_repo.reliability_in(session, match.match_id)).items()):
         counted = {name: n for name, n in (("turns", turns), ("refusals", refusals)) if n}
         if counted:  # the reliability record: derived once from the decisions, not counted per command

@@ -22,7 +22,8 @@ def free_port() -> int:
 
 
 class Server:
-    """`python -m app` on a free port against `database_url`; `kill()` is a real SIGKILL."""
+    """`python -m app` on a free port against `database_url`; `kill()` is a real SIGKILL. No bots and no showcase
+    unless a test asks (`WODI_BOTS_ENABLED`, `WODI_SHOWCASE`): tests count the live matches they opened."""
 
     def __init__(self, database_url: str, port: int | None = None, log: Path | None = None, **env: str) -> None:
         self.port = port or free_port()
@@ -30,7 +31,7 @@ class Server:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(self.port),
                     "WODI_PUBLIC_BASE_URL": self.base_url, "WODI_RATE_LIMIT_ENABLED": "false",
-                    "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", **env}
+                    "WODI_LOG_LEVEL": "WARNING", "WODI_BOTS_ENABLED": "false", "WODI_SHOWCASE": "false", **env}
         self.process: subprocess.Popen[bytes] | None = None
 
     def start(self, timeout: float = 90) -> Server:

@@ -6,7 +6,6 @@ and the wake door refuses a caller without the official key."""
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -91,7 +90,7 @@ async def test_the_bots_run_in_a_child_process_and_die_with_the_server(wiped: st
         for _ in range(300):  # the child reads end-of-file on its stdin and stops
             if not _alive(bots[0]):
                 break
-            time.sleep(0.1)
+            await asyncio.sleep(0.1)
         assert not _alive(bots[0]), "the bots process outlived the server"
     finally:
         server.stop()

@@ -1,7 +1,7 @@
 """decisions remember whether the seat was due: an agent's turns and refusals are counted when its match ends (issue 29)
 
-Revision ID: 0014_decision_due
-Revises: 0013_tournaments
+Revision ID: 0015_decision_due
+Revises: 0014_showcase
 Create Date: 2026-12-02
 """
 from collections.abc import Sequence
@@ -9,8 +9,8 @@ from collections.abc import Sequence
 import sqlalchemy as sa
 from alembic import op
 
-revision: str = '0014_decision_due'
-down_revision: str | None = '0013_tournaments'
+revision: str = '0015_decision_due'
+down_revision: str | None = '0014_showcase'
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
