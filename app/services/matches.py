@@ -320,8 +320,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         seats = shell.cache.seats(match_id, match.seats_taken) or [
             seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
         events: list[dict[str, Any]] = []
-        seat_numbers = [s["seat"] for s in seats]
-        due_before = {seat: True for seat in takeover.due_seats(game, state, seat_numbers)}
+        due_before = takeover.DueBefore(game, state)  # asked only of the seats that act in this batch
         applied: list[int] = []
         moved: list[int] = []  # seats whose command moved the match (a concession aside): rating evidence
         conceded: list[int] = []
@@ -346,7 +345,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                             game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
                             outcome="refused", at_seq=at_seq, at=command.now, sent=command.sent,
                             reply=decisions.refusal(refused.code, refused.message), usage=command.usage,
-                            due=seat in due_before))
+                            due=due_before[seat]))
                 results.append(refused)
                 continue
             applied.append(seat)
@@ -361,7 +360,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 session.add(decisions.record(
                     game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
                     outcome="accepted", at_seq=at_seq, at=command.now, sent=command.sent,
-                    reply=_reply(result), usage=command.usage, due=seat in due_before))
+                    reply=_reply(result), usage=command.usage, due=due_before[seat]))
             state = outcome.state
             events += mine
             results.append(result)

@@ -53,6 +53,19 @@ def due_seats(game: AnyGame, state: Any, seats: Sequence[int]) -> list[int]:
     return [seat for seat in seats if turn_of(game, state, seat) is not None]
 
 
+class DueBefore(dict[int, bool]):
+    """Seat → whether it had to act in `state` (the state a batch started from), worked out for a seat when first
+    asked: a batch asks only of the seats that sent a command, not of every seat at the table."""
+
+    def __init__(self, game: AnyGame, state: Any) -> None:
+        super().__init__()
+        self._game, self._state = game, state
+
+    def __missing__(self, seat: int) -> bool:
+        due = self[seat] = turn_of(self._game, self._state, seat) is not None
+        return due
+
+
 def _turns(game: AnyGame, state: Any, seats: Sequence[int]) -> dict[int, float | None]:
     """Each due seat → the deadline of its turn."""
     return {seat: turn.deadline for seat in seats if (turn := turn_of(game, state, seat)) is not None}
@@ -73,7 +86,7 @@ def taken_seats(game: AnyGame, state: Any) -> list[int]:
 async def acted(session: AsyncSession, match: Match, due_before: Mapping[int, bool], applied: Sequence[int]) -> None:
     """After a batch: a seat that acted while due ends its run of timeouts (where runs are counted). Its turn and any
     refusal are counted into the agent's record when the match ends (`stats.record_end`, from its decisions)."""
-    ended = [s for s in applied if due_before.get(s)]
+    ended = [s for s in applied if due_before[s]]
     if counts_runs(match) and ended:
         await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(ended),
                                                  Seat.timeouts_in_row > 0).values(timeouts_in_row=0))
