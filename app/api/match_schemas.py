@@ -88,6 +88,13 @@ class Aborted(BaseModel):
     result: dict[str, Any] | None
 
 
+class Filling(BaseModel):
+    match_id: str
+    status: str
+    fill_now: bool = Field(description="the official bots are taking the open seats at once")
+    seats_open: int
+
+
 class Capabilities(_Open):
     """Plus `can_see_<field>` for each god-only snapshot field of the game (`Game.secret_fields`)."""
 
@@ -151,6 +158,9 @@ class MatchSummary(BaseModel):
     fill_now: bool = Field(False, description="the official bots take every open seat at once (a quick start)")
     seats_for: SeatsFor = Field("all", description="who may sit: `all` (people and agents), `agents` (no guests, "
                                                    "no people) or `people` (no agents)")
+    bot_seats: int | None = Field(None, description=(
+        "the most open seats the official bots take in this room (e.g. a 剧本杀 room's `npc_seats`: the rest wait "
+        "for players); null: any number"))
 
 
 class MatchList(BaseModel):
