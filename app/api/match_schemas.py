@@ -159,7 +159,7 @@ class MatchSummary(BaseModel):
     seats_for: SeatsFor = Field("all", description="who may sit: `all` (people and agents), `agents` (no guests, "
                                                    "no people) or `people` (no agents)")
     bot_seats: int | None = Field(None, description=(
-        "the most open seats the official bots take in this room (e.g. a 剧本杀 room's `npc_seats`: the rest wait "
+        "the most open seats the official bots take in this room (a game may cap them from the config: the rest wait "
         "for players); null: any number"))
 
 

@@ -149,7 +149,7 @@ async def fill(match_id: str, request: Request, runtime: RuntimeDep, provider: P
                agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
     """The host (seat 0) of a waiting room asks the official bots to take every open seat now, instead of waiting
     `WODI_BOT_FILL_AFTER`: a room of friends starts with bots in the seats nobody took. The room must take agents
-    and leave the bots no more seats than its `bot_seats` (a 剧本杀 room: its `npc_seats`, 0–3)."""
+    and leave the bots no more seats than its `bot_seats` in the room list (a game may cap them)."""
     caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
     match = await quick_start.fill(runtime, match_id, caller)
     return {"match_id": match_id, "status": match.status, "fill_now": bool(match.fill_now),

@@ -57,7 +57,7 @@ async def play(body: QuickStart, request: Request, runtime: RuntimeDep, provider
                agent: PlayingAgentDep = None) -> dict[str, Any]:
     """The caller takes seat 0 of a new room (a guest by `name`, a logged-in owner as themselves, or an agent by
     its key) and the official bots take every other seat at once; the match starts as soon as they sit. A game
-    whose quick start invites friends (its options say `invites: true`, e.g. 剧本杀) opens a room that waits for
+    whose quick start invites friends (its options say `invites: true`) opens a room that waits for
     them instead (`invites` in the answer)."""
     game = body.game or registry.default_name()
     sitter = await sitter_of(request, runtime, agent, owner_id, PlayerInfo(name=body.name))

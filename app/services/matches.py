@@ -442,7 +442,7 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
                check: Callable[[AsyncSession, int], Awaitable[None]] | None = None) -> Match:
     """The host (seat 0) of a waiting room calls in the official bots: the room is marked `fill_now` and the bot
     filler woken, so they take every open seat at once — when the room takes agents and leaves them no more seats
-    than its game allows (`app.games.installed.bot_seats`, e.g. a 剧本杀 room's `npc_seats`; else 409
+    than its game allows (`app.games.installed.bot_seats`, read from the room's config; else 409
     `seats_left_for_players`). `check(session, open_seats)` runs in the same transaction (the pool's capacity). A room
     already marked answers unchanged."""
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import time
 from collections.abc import AsyncIterator, Callable
 
 import httpx
@@ -119,18 +120,27 @@ async def _take_a_seat(friend: Page, link: str, name: str) -> None:
 WANTED = ["vote", "investigate", "speak", "ready"]
 
 
+TRAILS: dict[str, list[str]] = {}  # each person's moves with their times: printed when the test fails
+
+
 async def _play(page: Page, name: str) -> list[str]:
     """Play the seat through the page until the match ends: once per stage each of the moves it offers — vote (the
     first name), investigate (the first place), speak (never `ready` in the introductions: the floor goes round),
     then ready. Returns what was sent, stage by stage."""
+    trail = TRAILS.setdefault(name, [])
     sent: list[str] = []
     bar = _tid(page, "sk-stage-bar")
+    began = time.monotonic()
     while True:
         if await page.locator("#result:not([hidden])").count():
             return sent
         stage = await bar.get_attribute("data-current") or ""
+        if stage == "script_handout" and not sent:  # the deal: the person's own character sheet
+            await expect(_tid(page, "sk-my-character")).to_be_visible(timeout=WAIT)
+            assert not await _tid(page, "invite-box").count()
         done = {entry.split(":", 1)[1] for entry in sent if entry.startswith(f"{stage}:")}
         wanted = [t for t in WANTED if t not in done and not (stage == "self_intro" and t == "ready")]
+        trail.append(f"{time.monotonic() - began:6.1f}s {stage} waits for {wanted}")
         await page.wait_for_function(
             """([stage, wanted]) => {
               if (document.querySelector("#result:not([hidden])")) return true;
@@ -145,7 +155,9 @@ async def _play(page: Page, name: str) -> list[str]:
         if await bar.get_attribute("data-current") != stage:
             continue
         for kind in wanted:
-            if await _move(page, stage, kind, name):
+            moved = await _move(page, stage, kind, name)
+            trail.append(f"{time.monotonic() - began:6.1f}s {stage} {kind}: {moved}")
+            if moved:
                 sent.append(f"{stage}:{kind}")
                 break
 
@@ -199,24 +211,29 @@ async def test_a_host_and_two_friends_play_a_compressed_script_kill_with_three_n
     not_host = await api.post(f"{url}/fill", headers={"X-Play-Token": friend_token, "X-Forwarded-For": "10.77.0.2"})
     assert not_host.status_code == 403 and not_host.json()["error"] == "not_host", not_host.text
 
-    # The host starts: the NPCs take the three seats left and the script is dealt.
+    # The host starts: the NPCs take the three seats left and the script is dealt; from here on the stage clocks
+    # run, so the three people play at once while the room is checked over HTTP.
     await _tid(host, "fill-now").click()
-    for page in (host, *friends):
-        await expect(_tid(page, "sk-stage-bar")).to_have_attribute("data-current", "script_handout", timeout=WAIT)
-        await expect(_tid(page, "sk-my-character")).to_be_visible(timeout=WAIT)
-    snap = (await api.get(url)).json()
+    playing = [asyncio.create_task(_play(page, name)) for page, name in zip((host, *friends), NAMES, strict=True)]
+    snap = (await api.get(url, params={"wait": 30, "wait_for": "opponent_joined"})).json()
+    for _ in range(10):
+        if snap["status"] != "waiting":
+            break
+        snap = (await api.get(url, params={"wait": 10, "wait_for": "any_change"})).json()
+    assert snap["status"] == "in_progress", snap["status"]
     assert snap["config"]["timing"] == "compressed" and snap["config"]["script"] == "tiny"
     people_seats = [p for p in snap["players"] if p["is_guest"]]
     npcs = [p for p in snap["players"] if not p["is_guest"]]
     assert [p["seat"] for p in people_seats] == [0, 1, 2] and len(npcs) == 3
     assert all(p["is_official"] for p in npcs)
-    await expect(_tid(host, "invite-box")).to_have_count(0)
-
-    played = await asyncio.gather(*(_play(page, name) for page, name in zip((host, *friends), NAMES, strict=True)))
+    try:
+        played = await asyncio.gather(*playing)
+    finally:
+        for name, trail in TRAILS.items():
+            print(name, *trail, sep="\n  ")
     for sent in played:
-        stages = {entry.split(":")[0] for entry in sent}
-        assert {"script_handout", "self_intro", "explore_r1", "final_vote"} <= stages, sent
-        assert "self_intro:speak" in sent and "final_vote:vote" in sent and "explore_r1:investigate" in sent, sent
+        assert {"self_intro:speak", "explore_r1:investigate", "final_vote:vote"} <= set(sent), sent
+        assert len({entry.split(":")[0] for entry in sent}) >= 8, sent  # the person acted in most stages
 
     final = (await api.get(url, params={"wait": 30, "wait_for": "match_finished"})).json()
     assert final["status"] == "finished", final["status"]

@@ -177,6 +177,7 @@ class MatchSummary(_Model):
     result: dict[str, Any] | None = None  # required
     fill_now: bool | None = None
     seats_for: str | None = None
+    bot_seats: int | None = None
 
 
 class MatchList(_Model):
