@@ -5,6 +5,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import gc
+import logging
+import os
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -16,6 +19,7 @@ from app.api import (
     agents,
     benchmark_pages,
     benchmarks,
+    bots,
     errors,
     games,
     guesses,
@@ -42,6 +46,8 @@ from app.settings import Settings, get_settings
 
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
 BOT_RESERVE = 4  # idle official bots per persona kept registered ahead of demand (within WODI_BOT_POOL_MAX)
+BOTS_RESTART_AFTER = 1.0  # seconds before a bots process that exited is started again
+log = logging.getLogger("wodi.bots")
 
 DESCRIPTION = (
     "Wodi implements Social Game Protocol v1 for hidden-information party games (`GET /api/games` lists them, "
@@ -63,20 +69,21 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         metrics_port = metrics.MetricsPort(runtime) if settings.metrics_port is not None else None
         if metrics_port is not None:
             await metrics_port.start()
-        bots = None
-        if settings.bots_enabled:
-            bots = asyncio.create_task(run_as_leader(settings.database_url, BOT_FILLER_LOCK,
-                                                     lambda: _fill_lobby(settings, runtime)), name="wodi-bots")
+        filler: asyncio.Task[None] | None = None
+        if settings.bots_enabled:  # one process of the cluster runs them (an advisory lock on PostgreSQL)
+            run = (lambda: _bots_process(settings)) if settings.bots_process else (
+                lambda: _fill_lobby(settings, runtime))
+            filler = asyncio.create_task(run_as_leader(settings.database_url, BOT_FILLER_LOCK, run), name="wodi-bots")
         # Everything built so far (modules, the word library, SQLAlchemy and pydantic internals) lives as long as
         # the process: keep it out of the cyclic collector's full passes, which otherwise pause the event loop
         # for tens of milliseconds under load.
         gc.collect()
         gc.freeze()
         yield
-        if bots is not None:
-            bots.cancel()
+        if filler is not None:
+            filler.cancel()
             with contextlib.suppress(asyncio.CancelledError):
-                await bots
+                await filler
         if metrics_port is not None:
             await metrics_port.stop()
         await runtime.stop()
@@ -88,7 +95,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)
     openapi_schema.install(app)
-    for module in (health, agents, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
+    for module in (health, agents, bots, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,
                    operator, benchmarks, benchmark_pages, guesses, tournaments, tournament_pages):
         app.include_router(module.router)
     app.mount("/static", pages.StaticAssets(directory=pages.STATIC), name="static")
@@ -111,6 +118,35 @@ async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
     finally:
         runtime.bots = None
         await filler.stop()
+
+
+async def _bots_process(settings: Settings) -> None:
+    """The official bots in a child process of their own (`python -m app.bots --wake --with-parent`), off this
+    process's event loop; started again if it exits. It reads the same environment, and exits when this process
+    does (the end of its stdin closes, even on SIGKILL)."""
+    args = [sys.executable, "-m", "app.bots", "--base-url", settings.bot_base_url or f"http://127.0.0.1:{settings.port}",
+            "--fill-after", str(settings.bot_fill_after), "--pool-max", str(settings.bot_pool_max),
+            "--reserve", str(BOT_RESERVE), "--wake", "--with-parent"]
+    env = {**os.environ, "WODI_OFFICIAL_BOT_KEY": settings.official_bot_key}  # not on the command line (`ps`)
+    while True:
+        child = await asyncio.create_subprocess_exec(*args, stdin=asyncio.subprocess.PIPE, env=env)
+        try:
+            code = await child.wait()
+        except asyncio.CancelledError:
+            await _stop_child(child)
+            raise
+        log.warning("the bots process exited with code %s; starting it again in %.0f s", code, BOTS_RESTART_AFTER)
+        await asyncio.sleep(BOTS_RESTART_AFTER)
+
+
+async def _stop_child(child: asyncio.subprocess.Process) -> None:
+    if child.returncode is None:
+        child.terminate()
+        try:
+            await asyncio.wait_for(child.wait(), 10)
+        except TimeoutError:
+            child.kill()
+            await child.wait()
 
 
 def __getattr__(name: str) -> FastAPI:

@@ -5,8 +5,9 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import asyncpg
 from sqlalchemy import event
@@ -37,9 +38,30 @@ from app.settings import Settings
 
 if TYPE_CHECKING:
     from app.bots.recap_voice import RecapVoice
-    from app.bots.runner import LobbyFiller
 
 log = logging.getLogger("wodi.runtime")
+
+
+class BotPool(Protocol):
+    """The official bots' pool as `/metrics` shows it: the filler itself when it runs on this loop."""
+
+    def pool_size(self) -> int: ...
+
+    def idle_count(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class ReportedPool:
+    """The pool's figures as the bots' own process last reported them (`GET /api/bots/wake`)."""
+
+    size: int
+    idle: int
+
+    def pool_size(self) -> int:
+        return self.size
+
+    def idle_count(self) -> int:
+        return self.idle
 
 
 class Runtime:
@@ -73,7 +95,7 @@ class Runtime:
         self.hooked = HookedAgents(authoritative=settings.only_writer)
         self.presence = Presence()
         self._writers_lock: asyncpg.Connection | None = None
-        self.bots: LobbyFiller | None = None  # the official bots, when this process runs them (`/metrics`)
+        self.bots: BotPool | None = None  # the official bots' pool, run or last reported here (`/metrics`)
         self.afterwords = Afterwords(self, _recap_writer(settings), settings.llm_timeout)
         self.benchmarks = BenchmarkRunner(self)
         for game, brain in installed():

@@ -75,7 +75,10 @@ class Settings(BaseSettings):
     """Casual matches: `live` = a logged-in spectator gets the god view while the match runs (the protocol's default);
     `end` = only after it, as `compete_mode` matches always do."""
     bots_enabled: bool = True
-    """Run the lobby bot filler (the official bots) in the server."""
+    """Run the lobby bot filler (the official bots) with the server; `false`: a server without bots."""
+    bots_process: bool = True
+    """`true`: the official bots run in a child process of their own (`python -m app.bots`), off the server's event
+    loop, woken over HTTP by the server's lobby long-poll; `false`: on the server's own event loop."""
     bot_fill_after: float = Field(20.0, ge=0)
     """Seconds a waiting room waits before bots fill it (quick-start rooms: none)."""
     bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them

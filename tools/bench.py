@@ -39,6 +39,14 @@ class Figures:
     woken: list[tuple[str, int, float]] = field(default_factory=list)
     early: int = 0
     elapsed: float = 0.0
+    requests: int = 0  # HTTP requests sent, of every kind (registrations, joins, long-polls, actions)
+
+    def counting(self) -> dict[str, list[Any]]:
+        """httpx event hooks that count every request a client sends into `requests`."""
+        async def count(_request: httpx.Request) -> None:
+            self.requests += 1
+
+        return {"request": [count]}
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -113,7 +121,8 @@ async def table(clients: list[httpx.AsyncClient], index: int, run_id: str, figur
                            headers={"Authorization": f"Bearer {key}"})).raise_for_status()
     # Each agent is its own client with its own connections, as separate agent programs would be.
     own = [httpx.AsyncClient(base_url=clients[(index + seat) % len(clients)].base_url, timeout=60,
-                             limits=httpx.Limits(max_connections=2)) for seat in range(len(keys))]
+                             limits=httpx.Limits(max_connections=2), event_hooks=figures.counting())
+           for seat in range(len(keys))]
     try:
         await asyncio.gather(*(agent(own[seat], key, match_id, seat, figures) for seat, key in enumerate(keys)))
     finally:
@@ -156,6 +165,7 @@ def run_workers(base_urls: list[str], tables: int, rounds: int, workers: int) ->
         total.latencies += part.latencies
         total.handoffs += part.handoffs
         total.early += part.early
+        total.requests += part.requests
     return total
 
 
@@ -170,7 +180,8 @@ async def run(base_urls: list[str], tables: int, rounds: int, indexes: list[int]
     figures = Figures()
     indexes = indexes if indexes is not None else list(range(tables))
     limits = httpx.Limits(max_connections=tables * 6 + 10, max_keepalive_connections=tables * 6 + 10)
-    clients = [httpx.AsyncClient(base_url=url, timeout=60, limits=limits) for url in base_urls]
+    clients = [httpx.AsyncClient(base_url=url, timeout=60, limits=limits, event_hooks=figures.counting())
+               for url in base_urls]
     try:
         run_id = f"{int(time.time() * 1000) % 10_000_000}"
         started = time.perf_counter()

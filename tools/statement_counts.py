@@ -33,11 +33,14 @@ SETTLE = 0.05  # seconds for the after-commit work a request started to finish
 
 
 class Counter:
-    def __init__(self) -> None:
+    def __init__(self, show: bool = False) -> None:
         self.total = 0
+        self.show = show
 
-    def __call__(self, *_: Any) -> None:
+    def __call__(self, _conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
         self.total += 1
+        if self.show:
+            print("   ", " ".join(statement.split())[:160])
 
 
 async def measured(counter: Counter, request: Any) -> tuple[int, httpx.Response]:
@@ -103,13 +106,13 @@ async def wake(http: httpx.AsyncClient, counter: Counter, counts: dict[str, list
     counts["long-poll wake"].append(counter.total - before - int(statistics.median(counts["speak"])))
 
 
-async def run(url: str, tables: int) -> dict[str, list[int]]:
+async def run(url: str, tables: int, show: bool = False) -> dict[str, list[int]]:
     settings = Settings(database_url=url, public_base_url="http://testserver", rate_limit_enabled=False,
                         secret_key=secrets.token_hex(16), official_bot_key=secrets.token_hex(16), bots_enabled=False)
     app = create_app(settings)
     counts: dict[str, list[int]] = defaultdict(list)
     async with app.router.lifespan_context(app):
-        counter = Counter()
+        counter = Counter(show)
         event.listen(Engine, "before_cursor_execute", counter)  # every engine: the readers' and the writer's
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
             for index in range(tables):
@@ -120,6 +123,7 @@ async def run(url: str, tables: int) -> dict[str, list[int]]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--database-url", help="an empty database (default: a temporary SQLite file)")
+    parser.add_argument("--show", action="store_true", help="print every statement as it runs")
     parser.add_argument("--tables", type=int, default=3)
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
@@ -127,7 +131,7 @@ def main() -> None:
         config = Config(str(ROOT / "alembic.ini"))
         config.set_main_option("sqlalchemy.url", url)
         command.upgrade(config, "head")
-        counts = asyncio.run(run(url, args.tables))
+        counts = asyncio.run(run(url, args.tables, args.show))
     print(f"{'request':<22}{'n':>6}{'median':>8}{'max':>6}")
     for kind in sorted(counts):
         values = counts[kind]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Agent, Decision
@@ -35,6 +35,17 @@ async def of_matches(session: AsyncSession, match_ids: Sequence[str]) -> list[De
         return []
     query = select(Decision).where(Decision.match_id.in_(match_ids))
     return list((await session.execute(query.order_by(Decision.match_id, Decision.seat, Decision.id))).scalars())
+
+
+async def reliability_in(session: AsyncSession, match_id: str) -> dict[str, tuple[int, int]]:
+    """Per agent of one match: its turns (accepted decisions taken while its seat was due) and its refusals."""
+    turns = func.sum(case(((Decision.outcome == "accepted") & Decision.due, 1), else_=0))
+    refusals = func.sum(case((Decision.outcome == "refused", 1), else_=0))
+    query = (select(Decision.agent_id, turns, refusals)
+             .where(Decision.match_id == match_id, Decision.by == "agent", Decision.agent_id.is_not(None),
+                    Decision.outcome.in_(("accepted", "refused")))
+             .group_by(Decision.agent_id))
+    return {str(agent_id): (int(t or 0), int(r or 0)) for agent_id, t, r in (await session.execute(query)).all()}
 
 
 async def spent_in(session: AsyncSession, match_id: str) -> dict[str, Spent]:

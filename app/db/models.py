@@ -290,6 +290,7 @@ class Decision(Base):
     agent_id: Mapped[str | None] = mapped_column(String(16))
     by: Mapped[str] = mapped_column(String(8))
     outcome: Mapped[str] = mapped_column(String(16))
+    due: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())  # the seat had to act then
     at_seq: Mapped[int] = mapped_column(Integer)
     at: Mapped[float] = mapped_column(Float)
     roles: Mapped[list[str]] = mapped_column(JSONType)

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
@@ -26,7 +25,7 @@ from app.protocol import registry, screening
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
-from app.services import clients, decisions, hook_events, lobby, metrics, quick_end, ratings, stats, takeover, tokens
+from app.services import clients, decisions, effects, lobby, quick_end, ratings, takeover, tokens
 from app.services.match_cache import seat_dict
 from app.services.seating import Caller, Sitter, check_can_sit, check_room_takes, seat_of
 from app.services.shell import Shell
@@ -64,33 +63,17 @@ def _game(name: str) -> Game:
 
 async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, state: Any,
                  events: list[dict[str, Any]], now: float, before: Any | None) -> tuple[Any, list[dict[str, Any]]]:
-    """Let the bot move for any taken-over seat that is due, write the new state, append the (stamped) events,
-    stage the wake-up and the webhook deliveries (`before`: the state the command started from), and count the
-    result into the agents' statistics if this ended the match. Returns the state and events as stored (the bot's
-    moves included)."""
-    before_status = match.status
-    was_live = match.status not in TERMINAL
-    if was_live:
-        state, bot_moves = await takeover.drive(session, match, game, state, events, now, _stamped)
-        events = events + bot_moves
-    _update_row(match, game, state, events[-1]["seq"], now)
-    if was_live and match.status in TERMINAL:
-        # sets `match.rated` and `match.pairing`, written by `save`
-        await stats.record_end(session, match, game, state, ratings.Rules.of(shell.settings))
-        ended, game_name, status = match.match_id, match.game, match.status
-
-        def after_end(_session: Any) -> None:
-            metrics.match_ended(game_name, status)
-            shell.match_ended(ended)
-
-        event.listen(session.sync_session, "after_commit", after_end, once=True)
+    """Let the bot move for any taken-over seat that is due, run the side effects (`effects`), write the row and
+    the (stamped) events. Returns the state and events as stored (the bot's moves included)."""
+    stored = effects.Stored(shell, session, match, game, before, match.status, state, events, now)
+    if match.status not in TERMINAL:
+        stored.state, moves = await takeover.drive(session, match, game, state, events, now, _stamped)
+        stored.events = events + moves
+    _update_row(match, game, stored.state, stored.events[-1]["seq"], now)
+    await effects.run(stored)
     await repo.save(session, match)
-    await repo.add_events(session, match.match_id, events, match.updated_at)
-    await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
-    if await hook_events.stage(session, shell, match, game, before, before_status, state, now):
-        # Wake the sender once this transaction has committed (before that it could not see the deliveries).
-        event.listen(session.sync_session, "after_commit", lambda _s: shell.webhooks_due(), once=True)
-    return state, events
+    await repo.add_events(session, match.match_id, stored.events, match.updated_at)
+    return stored.state, stored.events
 
 
 def _stamped(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -341,7 +324,6 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         seat_numbers = [s["seat"] for s in seats]
         due_before = {seat: True for seat in takeover.due_seats(game, state, seat_numbers)}
         applied: list[int] = []
-        refused_seats: list[int] = []
         moved: list[int] = []  # seats whose command moved the match (a concession aside): rating evidence
         conceded: list[int] = []
         before = state
@@ -360,12 +342,12 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             except (ApiError, GameError) as refused:  # refused alone: the rules left the state as it was
                 if seat is not None:
                     refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
-                    refused_seats.append(seat)
                     if command.sent is not None:
                         session.add(decisions.record(
                             game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
                             outcome="refused", at_seq=at_seq, at=command.now, sent=command.sent,
-                            reply=decisions.refusal(refused.code, refused.message), usage=command.usage))
+                            reply=decisions.refusal(refused.code, refused.message), usage=command.usage,
+                            due=seat in due_before))
                 results.append(refused)
                 continue
             applied.append(seat)
@@ -380,15 +362,14 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 session.add(decisions.record(
                     game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
                     outcome="accepted", at_seq=at_seq, at=command.now, sent=command.sent,
-                    reply=_reply(result), usage=command.usage))
+                    reply=_reply(result), usage=command.usage, due=seat in due_before))
             state = outcome.state
             events += mine
             results.append(result)
             if command.concedes and seat == quick_end.PERSON and quick_end.is_quick(match):
                 state, ended = quick_end.end(game, state, "player_conceded", command.now)
                 events += _stamped(ended)
-        await takeover.acted(session, match, {s["seat"]: s["agent_id"] for s in seats}, due_before, applied,
-                             refused_seats)
+        await takeover.acted(session, match, due_before, applied)
         await ratings.record_acts(session, match, moved, conceded)
         if events:
             state, events = await _store(shell, session, match, game, state, events, commands[-1].now,

@@ -18,6 +18,10 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
     seat_rows = await repo.seats(session, match.match_id)
     await ratings.record(session, match, game, state, seat_rows, rules)
+    for agent_id, (turns, refusals) in sorted((await decisions_repo.reliability_in(session, match.match_id)).items()):
+        counted = {name: n for name, n in (("turns", turns), ("refusals", refusals)) if n}
+        if counted:  # the reliability record: derived once from the decisions, not counted per command
+            await agents_repo.add_stats(session, agent_id, **counted)
     for row in seat_rows:
         if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
             await agents_repo.add_stats(session, row.agent_id, abandoned=1)

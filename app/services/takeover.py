@@ -70,25 +70,11 @@ def taken_seats(game: AnyGame, state: Any) -> list[int]:
     return [row["seat"] for row in game.players_view(state, god=False) if row.get("taken_over")]
 
 
-async def acted(session: AsyncSession, match: Match, seat_agents: Mapping[int, str | None],
-                due_before: Mapping[int, bool], applied: Sequence[int], refused: Sequence[int]) -> None:
-    """After a batch: a turn for each seat that acted while due (its run of timeouts ends), a refusal for each seat
-    whose command was refused."""
-    turns: dict[str, int] = {}
-    for seat in applied:
-        agent_id = seat_agents.get(seat)
-        if due_before.get(seat) and agent_id:
-            turns[agent_id] = turns.get(agent_id, 0) + 1
-    for agent_id, count in sorted(turns.items()):
-        await agents_repo.add_stats(session, agent_id, turns=count)
-    refusals: dict[str, int] = {}
-    for seat in refused:
-        if agent_id := seat_agents.get(seat):
-            refusals[agent_id] = refusals.get(agent_id, 0) + 1
-    for agent_id, count in sorted(refusals.items()):
-        await agents_repo.add_stats(session, agent_id, refusals=count)
-    if counts_runs(match) and turns:
-        ended = [s for s in applied if due_before.get(s)]
+async def acted(session: AsyncSession, match: Match, due_before: Mapping[int, bool], applied: Sequence[int]) -> None:
+    """After a batch: a seat that acted while due ends its run of timeouts (where runs are counted). Its turn and any
+    refusal are counted into the agent's record when the match ends (`stats.record_end`, from its decisions)."""
+    ended = [s for s in applied if due_before.get(s)]
+    if counts_runs(match) and ended:
         await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(ended),
                                                  Seat.timeouts_in_row > 0).values(timeouts_in_row=0))
 

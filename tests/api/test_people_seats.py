@@ -190,7 +190,7 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
     assert tags["食物"]["label"] == {"zh": "食物", "en": "Food"} and tags["食物"]["count"] > 0
     assert [p["pace"] for p in options["paces"]] == ["quick", "standard", "hell"]
     assert_error(await client.get("/api/play/chess/options"), 422, "invalid_config")
-    assert_error(await client.get("/api/play/werewolf/options"), 422, "invalid_config")
+    assert_error(await client.get("/api/play/script_kill/options"), 422, "invalid_config")
 
     started = await client.post("/api/play", json={"name": "小王", "choices": {
         "pace": "quick", "category": "食物", "virtual_players": 3, "chaos": True}})
@@ -215,7 +215,27 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
         refused = await client.post("/api/play", json={"name": "小王", "choices": choices})
         assert assert_error(refused, 422, "invalid_config")["detail"]["field"] == field
     assert_error(await client.post("/api/play", json={"choices": {}}), 400, "identity_required")
-    assert_error(await client.post("/api/play", json={"game": "werewolf", "name": "x"}), 422, "invalid_config")
+    assert_error(await client.post("/api/play", json={"game": "script_kill", "name": "x"}), 422, "invalid_config")
+
+
+async def test_werewolf_quick_start_options_and_config(client: httpx.AsyncClient) -> None:
+    options = (await client.get("/api/play/werewolf/options")).json()
+    assert set(options["schema"]["properties"]) == {"n_players", "pace"}
+    assert options["defaults"] == {"n_players": 6, "pace": "standard"}
+    assert [t["n_players"] for t in options["tables"]] == [6, 9, 12]
+    assert options["tables"][1]["roles"] == {"werewolf": 3, "villager": 3, "seer": 1, "witch": 1, "hunter": 1}
+    started = await client.post("/api/play", json={"game": "werewolf", "name": "小狼",
+                                                   "choices": {"n_players": 9, "pace": "quick"}})
+    assert started.status_code == 201, started.text
+    body = started.json()
+    config = body["config"]
+    assert (config["n_players"], config["roles"]["hunter"], config["roles"]["werewolf"]) == (9, 1, 3)
+    assert (config["night_timeout"], config["speak_timeout"], config["vote_timeout"]) == (30, 45, 30)
+    assert body["seat"] == 0 and body["seats_open"] == 8
+    for choices, field in (({"n_players": 7}, "choices.n_players"), ({"pace": "hell"}, "choices.pace"),
+                           ({"roles": "6p"}, "choices.roles")):
+        refused = await client.post("/api/play", json={"game": "werewolf", "name": "小狼", "choices": choices})
+        assert assert_error(refused, 422, "invalid_config")["detail"]["field"] == field
 
 
 @pytest.fixture

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.kit import Action, Concede, GameDef, KitGame, build, own_checks
+from app.games.kit import Action, Concede, GameDef, KitGame, QuickStart, build, own_checks
 from app.games.kit.dispatch import SeatLeft, carry_on
 from app.games.werewolf import commands, concede, dawn, deal, figures, night, pending, speaking, view, voting, whisper
 from app.games.werewolf import witch as witch_step
 from app.games.werewolf.allowed import allowed_actions
 from app.games.werewolf.config import WerewolfConfig
 from app.games.werewolf.errors import ERRORS
+from app.games.werewolf.quick import WerewolfQuickStart, quick_config, quick_options
 from app.games.werewolf.snapshot import WerewolfSnapshot
 from app.games.werewolf.state import MatchState, Player, Step
 from app.games.werewolf.transitions import DAWN, NEXT_PENDING, VOTE_ROUND, WITCH_WAKES, NightFalls, PkRound, SpeakRound
@@ -48,4 +49,5 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
                                  "vote": voting.BALLOT.leave})},
     you=view.you, allowed=allowed_actions, row=view.row, side_of=lambda state, p: str(p.camp),
     public=view.public_fields, god=view.god_fields, response=view.response, seat_figures=figures.seat_figures,
+    quick_start=QuickStart(WerewolfQuickStart, quick_config, quick_options),
 ))

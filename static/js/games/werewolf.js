@@ -26,6 +26,11 @@
 //                                                data-won)
 //   [data-testid="ww-you-role"], [data-testid="ww-you-fellows"], [data-testid="ww-you-checks"],
 //   [data-testid="ww-you-potions"]               the viewer's own seat
+//   [data-testid="recap"]                        the end's account: each night's and day's deaths, and the seat's
+//                                                own role and outcome ([data-testid="recap-mine"])
+//   The seat holder's controls are ./werewolf_play.js's (its header lists their hooks).
+
+import makePlay from "./werewolf_play.js";
 
 export default function werewolf(kit) {
   const { T, h, fill, format, clear, M, who, names, roleChip, seatLabel, avatar } = kit;
@@ -319,6 +324,42 @@ export default function werewolf(kit) {
     }));
   }
 
+  // The end's account, round by round, from what the page was shown (after the end that is everything).
+  function recapNight(model, n, night) {
+    const dead = night.dead || [];
+    const parts = [h("b", { text: format(T.ww_recap_night, { n }) }), " "];
+    parts.push(...(dead.length ? fill(T.ww_ev_dawn_dead, { names: names(model, dead) }) : fill(T.ww_ev_dawn_peaceful)));
+    return h("li", { class: "recap-line night", data: { round: n, dead: dead.join(",") } }, parts);
+  }
+
+  function recapDay(model, n, rec) {
+    const exile = resultLine(model, rec.result, "recap-exile");
+    delete exile.dataset.testid; // the votes panel's line carries the hook
+    const parts = [h("b", { text: format(T.ww_recap_day, { n }) }), " ", exile];
+    if (rec.shot && rec.shot.target_seat !== undefined && rec.shot.target_seat !== null) {
+      parts.push(h("span", {}, fill(T.ww_ev_hunter_shot, { name: who(model, rec.shot.seat), target: who(model, rec.shot.target_seat) })));
+    }
+    return h("li", { class: "recap-line day", data: { round: n } }, parts);
+  }
+
+  function recap(model, r) {
+    if (model.status !== "finished") return null;
+    const lines = [];
+    for (const n of [...model.rounds.keys()].sort((a, b) => a - b)) {
+      const rec = model.rounds.get(n);
+      if (rec.night.dead) lines.push(recapNight(model, n, rec.night));
+      if (rec.result) lines.push(recapDay(model, n, rec));
+    }
+    const mine = kit.seat && kit.seat.held && kit.seat.record ? kit.seat.record.seat : null;
+    const role = mine === null || mine === undefined ? null : (r.roles || {})[String(mine)];
+    const won = (r.winning_seats || []).includes(mine);
+    return h("section", { class: "recap ww-recap", data: { testid: "recap" } },
+      h("h3", { text: T.ww_recap_title }),
+      role ? h("p", { class: `recap-mine ${won ? "won" : "lost"}`, data: { testid: "recap-mine", won } },
+        fill(won ? T.ww_recap_you_won : T.ww_recap_you_lost, { role: roleChip(role) })) : null,
+      h("ol", { class: "recap-lines" }, lines));
+  }
+
   // ---- the stream -------------------------------------------------------------------------------------------
 
   const testid = (node, id, data = {}) => {
@@ -461,6 +502,33 @@ export default function werewolf(kit) {
     last_words_skipped: (ev, model, round) => kit.system(ev, round, T.ev_last_words_skipped, { name: who(model, ev.seat) }),
   };
 
+  function youChips(me) {
+    const out = [testid(roleChip(me.role), "ww-you-role"), campChip(me.camp)];
+    if (me.role === "werewolf" && me.fellow_wolves) {
+      out.push(testid(chip("wolf-pack", format(T.ww_you_fellows, { seats: listOf(me.fellow_wolves.filter((s) => s !== me.seat)) })),
+        "ww-you-fellows"));
+    }
+    if (me.seer_checks && me.seer_checks.length) {
+      out.push(testid(chip("checks", format(T.ww_you_checks, {
+        checks: me.seer_checks.map((c) => `${seatLabel(c.seat)} ${T[`ww_team_${c.camp}`] || c.camp}`).join(T.ww_list_sep),
+      })), "ww-you-checks"));
+    }
+    if (me.potions) {
+      const mark = (has) => (has ? "✓" : "✗");
+      out.push(testid(chip("potions", format(T.ww_you_potions,
+        { save: mark(me.potions.antidote), poison: mark(me.potions.poison) })), "ww-you-potions"));
+    }
+    if (me.night_victim !== null && me.night_victim !== undefined) {
+      out.push(chip("night-victim", format(T.ww_you_victim, { seat: seatLabel(me.night_victim) })));
+    }
+    if (me.last_guarded !== null && me.last_guarded !== undefined) {
+      out.push(chip("guarded", format(T.ww_you_last_guarded, { seat: seatLabel(me.last_guarded) })));
+    }
+    return out;
+  }
+
+  const P = makePlay(kit, youChips);
+
   // ---- the module -------------------------------------------------------------------------------------------
 
   return {
@@ -538,6 +606,8 @@ export default function werewolf(kit) {
             `${T.voted} → ${seatLabel(votedFor)}`) : null,
           received ? h("span", { class: "chip received", text: format(T.votes_received, { n: received }) }) : null));
       }
+      const vote = ctx.me && p.alive ? P.voteButton(p, ctx) : null;
+      if (vote) extra.push(vote);
       const role = p.role || p.revealed_role;
       return {
         data: {
@@ -568,33 +638,12 @@ export default function werewolf(kit) {
     },
 
     result(model, r) {
-      return [model.status === "finished" ? roster(model, r) : null];
+      return [model.status === "finished" ? roster(model, r) : null, recap(model, r)];
     },
 
-    you(me) {
-      const out = [testid(roleChip(me.role), "ww-you-role"), campChip(me.camp)];
-      if (me.role === "werewolf" && me.fellow_wolves) {
-        out.push(testid(chip("wolf-pack", format(T.ww_you_fellows, { seats: listOf(me.fellow_wolves.filter((s) => s !== me.seat)) })),
-          "ww-you-fellows"));
-      }
-      if (me.seer_checks && me.seer_checks.length) {
-        out.push(testid(chip("checks", format(T.ww_you_checks, {
-          checks: me.seer_checks.map((c) => `${seatLabel(c.seat)} ${T[`ww_team_${c.camp}`] || c.camp}`).join(T.ww_list_sep),
-        })), "ww-you-checks"));
-      }
-      if (me.potions) {
-        const mark = (has) => (has ? "✓" : "✗");
-        out.push(testid(chip("potions", format(T.ww_you_potions,
-          { save: mark(me.potions.antidote), poison: mark(me.potions.poison) })), "ww-you-potions"));
-      }
-      if (me.night_victim !== null && me.night_victim !== undefined) {
-        out.push(chip("night-victim", format(T.ww_you_victim, { seat: seatLabel(me.night_victim) })));
-      }
-      if (me.last_guarded !== null && me.last_guarded !== undefined) {
-        out.push(chip("guarded", format(T.ww_you_last_guarded, { seat: seatLabel(me.last_guarded) })));
-      }
-      return out;
-    },
+    play: P.play,
+
+    you: youChips,
 
     streamItem(ev, model, round) {
       const draw = ITEMS[ev.type];

@@ -1,0 +1,36 @@
+"""The official bots' own door: the lobby long-poll they sleep on when they run in a process of their own.
+
+Not part of the protocol and not in `openapi.json`: only a caller holding `X-Official-Bot-Key` may use it. A wait
+answers as soon as a room to fill at once is announced on the lobby key of this process's notifier (other server
+processes' rooms reach it through PostgreSQL's LISTEN/NOTIFY), or after `wait` seconds. Each call may carry the
+pool's figures (`pool_size`, `idle`), which this process's `/metrics` then shows.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Header, Query
+
+from app.api.deps import RuntimeDep
+from app.protocol.errors import ApiError
+from app.runtime import ReportedPool
+from app.services.lobby import LOBBY
+from app.services.tokens import digest, digests_match
+
+router = APIRouter(prefix="/api/bots", include_in_schema=False)
+
+
+@router.get("/wake")
+async def wake(runtime: RuntimeDep, key: Annotated[str, Header(alias="X-Official-Bot-Key")],
+               after: Annotated[int, Query(ge=0)] = 0, wait: Annotated[float, Query(ge=0, le=30)] = 25.0,
+               pool_size: Annotated[int | None, Query(ge=0)] = None,
+               idle: Annotated[int | None, Query(ge=0)] = None) -> dict[str, int]:
+    expected = runtime.settings.official_bot_key
+    if not expected:
+        raise ApiError("official_bot_disabled", "this server registers no official bots")
+    if not digests_match(key, digest(expected)):
+        raise ApiError("invalid_official_bot_key", "wrong X-Official-Bot-Key")
+    if pool_size is not None:
+        runtime.bots = ReportedPool(pool_size, min(idle or 0, pool_size))
+    return {"latest": await runtime.notifier.wait(LOBBY, after, wait)}

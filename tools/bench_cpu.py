@@ -1,0 +1,120 @@
+"""Benchmark: the server's CPU per request and per finished game, against a bare FastAPI JSON endpoint.
+
+    python -m tools.bench_cpu                  # 10 tables of 6 agents, parallel votes, on a fresh SQLite file
+    python -m tools.bench_cpu --tables 10 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_cpu
+
+Runs, side by side in one invocation:
+1. the server (`python -m app`, bots off) while `tools.bench` plays `--tables` undercover tables over HTTP (every
+   agent long-polls, a round's votes are sent at once); the server process's CPU time (user + system, from
+   /proc) is divided by the HTTP requests the agents sent and by the games finished;
+2. a bare FastAPI app (one `GET` answering a small JSON object) under uvicorn with the server's settings, sent as
+   many requests by as many concurrent clients; its CPU per request is the yardstick.
+Prints both, their ratio and the CPU per finished game, then one SUMMARY line. The issue's reference figure
+(1,697 ms of server CPU per finished game, serial actions) is quoted beside it; the reference itself does not run
+here.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+from tools.bench import report, run_workers, spawn
+
+REFERENCE_MS_PER_GAME = 1697.0  # issue 29's measurement of the reference implementation (serial actions)
+TICKS = os.sysconf("SC_CLK_TCK")
+BARE_APP = '''
+from fastapi import FastAPI
+app = FastAPI()
+
+@app.get("/bare")
+async def bare() -> dict:
+    return {"ok": True, "seq": 1, "phase": "speaking"}
+'''
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of one process (its exited children excluded)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+def bare_server(port: int) -> subprocess.Popen[bytes]:
+    folder = Path(tempfile.mkdtemp())
+    (folder / "bare_app.py").write_text(BARE_APP)
+    process = subprocess.Popen([sys.executable, "-m", "uvicorn", "bare_app:app", "--port", str(port),  # noqa: S603
+                                "--log-level", "warning", "--no-access-log", "--timeout-keep-alive", "65"],
+                               cwd=folder)
+    for _ in range(100):
+        try:
+            if httpx.get(f"http://127.0.0.1:{port}/bare", timeout=1).status_code == 200:
+                return process
+        except httpx.TransportError:
+            time.sleep(0.1)
+    process.kill()
+    raise SystemExit("the bare endpoint did not start")
+
+
+async def hammer(url: str, requests: int, clients: int) -> None:
+    """`requests` GETs from `clients` concurrent clients, each sending one after another."""
+    share = [requests // clients + (i < requests % clients) for i in range(clients)]
+
+    async def one(n: int) -> None:
+        async with httpx.AsyncClient(timeout=30, limits=httpx.Limits(max_connections=1)) as client:
+            for _ in range(n):
+                (await client.get(url)).raise_for_status()
+
+    await asyncio.gather(*(one(n) for n in share))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", type=int, default=10)
+    parser.add_argument("--batches", type=int, default=1, help="games per table, one after another")
+    parser.add_argument("--database", default=None, help="database URL (default: a temporary SQLite file)")
+    parser.add_argument("--port", type=int, default=8795)
+    parser.add_argument("--workers", type=int, default=4, help="client processes that play the tables")
+    args = parser.parse_args()
+    database = args.database or f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/cpu.db"
+
+    server = spawn(database, args.port)
+    try:
+        before = cpu_seconds(server.pid)
+        figures = run_workers([f"http://127.0.0.1:{args.port}"], args.tables, args.batches, args.workers)
+        wodi_cpu = cpu_seconds(server.pid) - before
+    finally:
+        server.terminate()
+        server.wait(10)
+    print(report(figures, f"{database.split(':', 1)[0]} (played for the CPU figures)", args.tables))
+
+    bare = bare_server(args.port + 1)
+    try:
+        before = cpu_seconds(bare.pid)
+        asyncio.run(hammer(f"http://127.0.0.1:{args.port + 1}/bare", figures.requests, args.tables * 6))
+        bare_cpu = cpu_seconds(bare.pid) - before
+    finally:
+        bare.terminate()
+        bare.wait(10)
+
+    per_request = wodi_cpu / max(1, figures.requests) * 1000
+    bare_per_request = bare_cpu / max(1, figures.requests) * 1000
+    per_game = wodi_cpu / max(1, figures.games) * 1000
+    ratio = per_request / bare_per_request if bare_per_request else float("nan")
+    print(f"requests={figures.requests} games={figures.games} server CPU={wodi_cpu:.2f}s bare CPU={bare_cpu:.2f}s")
+    print(f"CPU per request: server {per_request:.3f} ms, bare endpoint {bare_per_request:.3f} ms ({ratio:.1f}x)")
+    print(f"CPU per finished game: {per_game:.0f} ms (the issue's reference: {REFERENCE_MS_PER_GAME:.0f} ms, "
+          f"1/{REFERENCE_MS_PER_GAME / per_game:.1f} of it)")
+    print(f"SUMMARY cpu {database.split(':', 1)[0]} T={args.tables}: {per_request:.3f} ms/request = {ratio:.1f}x bare "
+          f"({bare_per_request:.3f} ms), {per_game:.0f} ms/game, errors {len(figures.errors)}")
+
+
+if __name__ == "__main__":
+    main()
