@@ -88,6 +88,13 @@ class Aborted(BaseModel):
     result: dict[str, Any] | None
 
 
+class Filling(BaseModel):
+    match_id: str
+    status: str
+    fill_now: bool = Field(description="the official bots are taking the open seats at once")
+    seats_open: int
+
+
 class Capabilities(_Open):
     """Plus `can_see_<field>` for each god-only snapshot field of the game (`Game.secret_fields`)."""
 
@@ -153,6 +160,9 @@ class MatchSummary(BaseModel):
                                                    "no people) or `people` (no agents)")
     showcase: bool = Field(False, description="the platform's showcase: every seat an official bot, opened while "
                                               "nothing else was live; never rated")
+    bot_seats: int | None = Field(None, description=(
+        "the most open seats the official bots take in this room (a game may cap them from the config: the rest wait "
+        "for players); null: any number"))
 
 
 class MatchList(BaseModel):

@@ -14,6 +14,7 @@ from app.api.match_schemas import (
     ActionAccepted,
     CreateMatch,
     EventsPage,
+    Filling,
     JoinMatch,
     MatchCreated,
     MatchJoined,
@@ -23,7 +24,7 @@ from app.api.match_schemas import (
 from app.api.sitting import sitter_of
 from app.runtime import Runtime
 from app.services import agents as agent_service
-from app.services import listing
+from app.services import listing, quick_start
 from app.services import match_reads as reads
 from app.services import matches as service
 from app.services import owners as owner_service
@@ -139,6 +140,20 @@ async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: 
     caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
     applied = await service.abort(runtime, match_id, caller)
     return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
+
+
+@router.post("/{match_id}/fill", response_model=Filling, summary="Host calls the official bots in for the open seats",
+             responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting", "seats_left_for_players",
+                                 "room_people_only", "bots_unavailable"))
+async def fill(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
+               agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
+    """The host (seat 0) of a waiting room asks the official bots to take every open seat now, instead of waiting
+    `WODI_BOT_FILL_AFTER`: a room of friends starts with bots in the seats nobody took. The room must take agents
+    and leave the bots no more seats than its `bot_seats` in the room list (a game may cap them)."""
+    caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
+    match = await quick_start.fill(runtime, match_id, caller)
+    return {"match_id": match_id, "status": match.status, "fill_now": bool(match.fill_now),
+            "seats_open": match.n_players - match.seats_taken}
 
 
 @router.get("/{match_id}", response_model=Snapshot,

@@ -26,6 +26,7 @@ from starlette.responses import Response
 from starlette.types import Scope
 
 from app.api.deps import RuntimeDep
+from app.games.installed import bot_seats
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import QuickStarts
@@ -177,7 +178,8 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
     game = snap["game"]
     seats_for = await listing.seats_for(runtime, match_id)
     boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
-            "t": Texts(_lang(request), game).strings, "seats_for": seats_for}
+            "t": Texts(_lang(request), game).strings, "seats_for": seats_for,
+            "bot_seats": bot_seats(game, snap.get("config") or {})}
     return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for,
                  showcase=await listing.is_showcase(runtime, match_id))
 

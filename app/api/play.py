@@ -37,6 +37,9 @@ class QuickStarted(BaseModel):
     config: dict[str, Any]
     status: str
     seats_open: int
+    invites: bool = Field(False, description=(
+        "a room for friends: share `invite_url`; the official bots take only the seats left, when the host calls "
+        "them in (`POST /api/matches/{match_id}/fill`) or after the fill wait"))
 
 
 class PlayOptions(BaseModel):
@@ -53,7 +56,9 @@ class PlayOptions(BaseModel):
 async def play(body: QuickStart, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                agent: PlayingAgentDep = None) -> dict[str, Any]:
     """The caller takes seat 0 of a new room (a guest by `name`, a logged-in owner as themselves, or an agent by
-    its key) and the official bots take every other seat at once; the match starts as soon as they sit."""
+    its key) and the official bots take every other seat at once; the match starts as soon as they sit. A game
+    whose quick start invites friends (its options say `invites: true`) opens a room that waits for
+    them instead (`invites` in the answer)."""
     game = body.game or registry.default_name()
     sitter = await sitter_of(request, runtime, agent, owner_id, PlayerInfo(name=body.name))
     runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)
@@ -61,7 +66,8 @@ async def play(body: QuickStart, request: Request, runtime: RuntimeDep, provider
     match = applied.match
     url = runtime.settings.match_url(match.match_id)
     return {"match_id": match.match_id, "seat": 0, "play_token": token, "match_url": url, "invite_url": url,
-            "config": match.config, "status": match.status, "seats_open": match.n_players - match.seats_taken}
+            "config": match.config, "status": match.status, "seats_open": match.n_players - match.seats_taken,
+            "invites": quick_start.invites(quick_start.quick_game(game))}
 
 
 @router.get("/{game}/options", response_model=PlayOptions, response_model_by_alias=True,

@@ -5,8 +5,9 @@ A room that has waited at least `fill_after` seconds (by its `created_at`) gets 
 any size fills), each agent at one table at a time. By default bots only sit down when
 they can take *every* open seat (a seated bot cannot leave a waiting room, so a half-filled 12-seat room would hold
 them for the whole waiting-room TTL); `partial=True` lets them half-fill. A game may cap the seats bots take in one
-room (`app.games.installed.BOT_SEATS`), so a room missing more waits for players. Rooms marked `fill_now` (the
-quick start) are filled at once, whatever their age, all of them concurrently.
+room (the room list's `bot_seats`, from `app.games.installed.bot_seats`), so a room missing more waits for players.
+Rooms marked `fill_now` (the quick start, or a host calling the bots in) are filled at once, whatever their age, all
+of them concurrently.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from app.bots.personas import PERSONAS, persona_of_handle
 from app.bots.player import BotStats, error_code
 from app.bots.pool import BotAgent, Pool
 from app.bots.seats import Seats, bearer
-from app.games.installed import BOT_SEATS, brains
+from app.games.installed import brains
 
 log = logging.getLogger("app.bots")
 
@@ -62,7 +63,8 @@ class Lobby:
             open_seats = int(room.get("seats_open", 0))
             game = room.get("game")
             takes_agents = room.get("seats_for", "all") != "people"  # a people-only room is not the bots' to fill
-            if 0 < open_seats <= BOT_SEATS.get(str(game), open_seats) and game in playable and takes_agents:
+            cap = room.get("bot_seats")
+            if 0 < open_seats <= (open_seats if cap is None else int(cap)) and game in playable and takes_agents:
                 taken += await self.fill_room(room, grow=True)
         return taken
 

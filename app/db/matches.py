@@ -17,6 +17,7 @@ CLIENT_LOCKS = 0x57_0D_C1  # advisory-lock space of one client's quick starts
 # What room lists show of a match and of a seat: never the state JSON or a seat's (proxy) meta.
 LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.n_players, Match.seats_taken,
                    Match.events_total, Match.created_at, Match.result, Match.fill_now, Match.seats_for, Match.showcase,
+                   Match.config,
                    raiseload=True)
 LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
 
@@ -45,6 +46,11 @@ async def save(session: AsyncSession, match: Match) -> None:
     """Write back what a command changed (the row is locked by `get(lock=True)`)."""
     values = {column: getattr(match, column) for column in MUTABLE}
     await session.execute(update(MATCHES).where(MATCHES.c.match_id == match.match_id).values(values))
+
+
+async def mark_fill_now(session: AsyncSession, match_id: str) -> None:
+    """The official bots are to take the room's open seats at once (a host called them in)."""
+    await session.execute(update(MATCHES).where(MATCHES.c.match_id == match_id).values(fill_now=True))
 
 
 async def version_of(session: AsyncSession, match_id: str) -> int | None:
@@ -187,7 +193,8 @@ async def quick_tables_to_end(session: AsyncSession, seen_before: datetime, limi
     """Running quick starts whose person (seat 0) has not been seen since `seen_before`."""
     seen = func.coalesce(Seat.last_seen_at, Seat.joined_at)
     query = (select(Match.match_id).join(Seat, (Seat.match_id == Match.match_id) & (Seat.seat == 0))
-             .where(Match.fill_now.is_(True), Match.status == "in_progress", seen < seen_before)
+             .where(Match.fill_now.is_(True), Match.quick_client.is_not(None), Match.status == "in_progress",
+                    seen < seen_before)
              .order_by(Match.created_at).limit(limit))
     return list((await session.execute(query)).scalars())
 

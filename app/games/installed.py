@@ -8,7 +8,7 @@ prompt: `app.games.brains.BotPlay`) through `bot_play()`. Nothing else names a g
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from functools import cache
 from typing import Any
 
@@ -16,6 +16,7 @@ from app.games.avalon import brain as avalon_brain
 from app.games.avalon.game import GAME as AVALON
 from app.games.brains import BotPlay
 from app.games.script_kill import brain as script_kill_brain
+from app.games.script_kill.config import npc_seats as script_kill_npc_seats
 from app.games.script_kill.game import GAME as SCRIPT_KILL
 from app.games.undercover import brain as undercover_brain
 from app.games.undercover.game import GAME as UNDERCOVER
@@ -24,9 +25,16 @@ from app.games.werewolf.game import GAME as WEREWOLF
 
 Brain = Callable[..., dict[str, Any] | None]
 
-BOT_SEATS: dict[str, int] = {"script_kill": 3}
-"""Game name → the most empty seats the lobby's official bots may fill in one room (seed 002: 0–3 NPCs; a
-script_kill room starts with at least 3 agents or people). Games not listed: any number."""
+BOT_SEATS: dict[str, Callable[[Mapping[str, Any]], int]] = {"script_kill": script_kill_npc_seats}
+"""Game name → the most empty seats the lobby's official bots may fill in one room, given its stored config (seed
+002: 0–3 NPCs, the room's `npc_seats`; a script_kill room starts with at least 3 agents or people). Games not
+listed: any number."""
+
+
+def bot_seats(game: str, config: Mapping[str, Any]) -> int | None:
+    """The most open seats the official bots may take in a room of `game` with this stored config (None: any)."""
+    cap = BOT_SEATS.get(game)
+    return None if cap is None else cap(config)
 
 
 @cache

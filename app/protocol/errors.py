@@ -46,6 +46,7 @@ STATUS: dict[str, int] = {
     "method_not_allowed": 405,
     "match_full": 409,
     "match_not_waiting": 409,
+    "seats_left_for_players": 409,
     "match_not_in_progress": 409,
     "match_finished": 409,
     "wrong_phase": 409,

@@ -237,7 +237,9 @@ class Rewrites(Protocol):
 @runtime_checkable
 class QuickStarts(Protocol):
     """An optional seam for games a person can start in one click (issue 17, `POST /api/play`): a short form of
-    choices the game turns into a config. The person takes seat 0 and the official bots every other seat at once."""
+    choices the game turns into a config. The person takes seat 0 and the official bots every other seat at once —
+    unless the game's `quick_invites` attribute is true (`app.games.kit.QuickStart.invites`): then the room waits
+    for friends invited by link, and the bots take the seats left when the host asks (`POST /api/matches/{id}/fill`)."""
 
     quick_start_model: type[BaseModel]
     """The pydantic model of the form's `choices` (every field defaulted and documented, `extra="forbid"`);

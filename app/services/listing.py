@@ -8,6 +8,7 @@ from app.db import agents as agents_repo
 from app.db import figures
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
+from app.games.installed import bot_seats
 from app.protocol import registry
 from app.services.shell import Shell
 
@@ -24,6 +25,7 @@ def _summary(shell: Shell, match: Match, seats: list[Seat], agents: dict[str, Ag
                      "is_official": flag(s, "is_official"), "is_guest": s.agent_id is None,
                      "is_human": flag(s, "is_human")} for s in seats],
         "fill_now": bool(match.fill_now), "seats_for": match.seats_for or "all", "showcase": bool(match.showcase),
+        "bot_seats": bot_seats(match.game, match.config or {}),
         "invite_url": shell.settings.match_url(match.match_id),
         "created_at": match.created_at.isoformat(), "result": match.result,
     }

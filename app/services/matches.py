@@ -20,6 +20,7 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
 from app.games.base import GameError
+from app.games.installed import bot_seats
 from app.protocol import registry, screening
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
@@ -415,6 +416,45 @@ def _host_abort(game: Game, seat: int) -> Any:
 async def abort(shell: Shell, match_id: str, caller: Caller) -> Applied:
     """Host-only, waiting-only; an already aborted match answers 200 unchanged."""
     return await _seated_command(shell, match_id, caller, _host_abort)
+
+
+async def fill(shell: Shell, match_id: str, caller: Caller,
+               check: Callable[[AsyncSession, int], Awaitable[None]] | None = None) -> Match:
+    """The host (seat 0) of a waiting room calls in the official bots: the room is marked `fill_now` and the bot
+    filler woken, so they take every open seat at once — when the room takes agents and leaves them no more seats
+    than its game allows (`app.games.installed.bot_seats`, read from the room's config; else 409
+    `seats_left_for_players`). `check(session, open_seats)` runs in the same transaction (the pool's capacity). A room
+    already marked answers unchanged."""
+
+    async def mark() -> Match:
+        async with shell.db.writer() as session:
+            match, _, _ = await _locked_match(session, match_id)
+            seats = [seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
+            if seat_of(seats, caller) != 0:
+                raise ApiError("not_host", "only the host (seat 0) can call in the bots")
+            if match.status != "waiting":
+                raise ApiError("match_not_waiting", f"the match is {match.status}, not waiting for players",
+                               status=match.status)
+            if match.fill_now:
+                return match
+            open_seats = match.n_players - match.seats_taken
+            check_room_takes(match.seats_for or "all", person=False, match_id=match_id)
+            cap = bot_seats(match.game, match.config or {})
+            if cap is not None and open_seats > cap:
+                raise ApiError("seats_left_for_players", f"{open_seats} seats are open and the bots take at most "
+                               f"{cap} in this room: wait until {open_seats - cap} more players sit down",
+                               seats_open=open_seats, bot_seats=cap)
+            if check is not None:
+                await check(session, open_seats)
+            await repo.mark_fill_now(session, match_id)
+            match.fill_now = True
+            seq = lobby.next_seq(shell.notifier)
+            await shell.notifier.stage(session, lobby.LOBBY, seq, None)
+        await shell.notifier.publish(lobby.LOBBY, seq)
+        return match
+
+    result: Match = await shell.commands.alone(match_id, mark)
+    return result
 
 
 async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:

@@ -2,7 +2,8 @@
 other seat is an official bot) timed out `WODI_QUICK_START_IDLE_TURNS` turns in a row, conceded, or has not read
 the match for `WODI_QUICK_START_AWAY_AFTER` seconds (the page is closed). The match is aborted in the transaction
 that noticed it, with the reason in its result (`player_idle`, `player_conceded`, `player_left`); these reasons
-appear only for quick starts, since only a quick start is marked `fill_now`."""
+appear only for quick starts: rooms marked `fill_now` with the client that opened them (`quick_client`), not a
+room whose host called the bots in for the seats their friends left (`matches.fill`)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ PERSON = 0  # the seat the quick start gives the person
 
 
 def is_quick(match: Match) -> bool:
-    return bool(match.fill_now)
+    return bool(match.fill_now) and match.quick_client is not None
 
 
 def idle(match: Match, seats: Sequence[Seat], turns: int) -> bool:

@@ -10,11 +10,12 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots.personas import PERSONAS
 from app.db import matches as repo
+from app.db.models import Match
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import AnyGame, QuickStarts
 from app.services import matches
-from app.services.seating import Sitter
+from app.services.seating import Caller, Sitter
 from app.services.shell import Shell
 
 RETRY_AFTER = 30  # seconds: about how soon a table ends and frees its bots
@@ -75,15 +76,35 @@ def share_check(shell: Shell, needed: int) -> matches.Check:
     return check
 
 
+def invites(game: QuickStarts) -> bool:
+    """Whether the game's quick start opens a room for friends (`app.games.kit.QuickStart.invites`)."""
+    return bool(getattr(game, "quick_invites", False))
+
+
 async def start(shell: Shell, name: str, sitter: Sitter, choices: dict[str, Any] | None,
                 seat_meta: dict[str, Any]) -> tuple[matches.Applied, str]:
-    """Open the room with the person in seat 0, marked for the bots to fill at once, within the client's share."""
+    """Open the room with the person in seat 0, marked for the bots to fill at once, within the client's share —
+    or, for a game whose quick start invites friends, a room that waits for them (the host calls the bots in for
+    the seats left with `fill`)."""
     game = quick_game(name)
     config = game.quick_config(choices)
     n_players = _seats(game, config)
     player = {"display_name": sitter.guest_name} if sitter.guest_name else None
-    return await matches.create(shell, sitter, {"game": name, "config": config, "player": player}, seat_meta,
-                                fill_now=True, check=share_check(shell, n_players - 1))
+    body = {"game": name, "config": config, "player": player}
+    if invites(game):
+        return await matches.create(shell, sitter, body, seat_meta)
+    return await matches.create(shell, sitter, body, seat_meta, fill_now=True,
+                                check=share_check(shell, n_players - 1))
+
+
+async def fill(shell: Shell, match_id: str, caller: Caller) -> Match:
+    """`POST /api/matches/{id}/fill`: the host calls the official bots in for the open seats (`matches.fill`),
+    if the pool has room for them (503 `bots_unavailable`)."""
+
+    async def free(session: AsyncSession, needed: int) -> None:
+        await check_bots_free(shell, session, needed)
+
+    return await matches.fill(shell, match_id, caller, free)
 
 
 def _seats(game: Any, config: dict[str, Any]) -> int:

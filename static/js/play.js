@@ -2,7 +2,8 @@
 // (a JSON schema, the defaults, the word categories). An enum becomes a row of buttons, a boolean a switch, a small
 // integer range a row of numbers, a free string with categories a list of them. Labels are the game's strings
 // (`choice_<name>`, `choice_<name>_<value>`, `choice_<name>_hint`) in the visitor's language — never the schema's
-// own English text (tests/web/test_form_strings.py checks every game's strings are there).
+// own English text (tests/web/test_form_strings.py checks every game's strings are there). A game whose quick start
+// invites friends (`invites` in the options) opens a room that waits for them: the intro says so.
 
 import { clear, h } from "./dom.js";
 import { lastSettings, options, quickStart } from "./quickstart.js";
@@ -101,6 +102,7 @@ async function start() {
   const kept = last && last.game === boot.game ? last : null;
   const chosen = { ...(opts.defaults || {}), ...(kept ? kept.choices : {}) };
   const categories = opts.categories || [];
+  if (opts.invites) document.getElementById("play-form-intro").textContent = T.play_form_intro_invites;
   clear(holder);
   for (const [name, prop] of Object.entries(schema.properties || {})) {
     holder.append(field(name, prop, categories, chosen[name]));

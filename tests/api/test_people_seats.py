@@ -190,7 +190,7 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
     assert tags["食物"]["label"] == {"zh": "食物", "en": "Food"} and tags["食物"]["count"] > 0
     assert [p["pace"] for p in options["paces"]] == ["quick", "standard", "hell"]
     assert_error(await client.get("/api/play/chess/options"), 422, "invalid_config")
-    assert_error(await client.get("/api/play/script_kill/options"), 422, "invalid_config")
+    assert_error(await client.get("/api/play/avalon/options"), 422, "invalid_config")  # no 开一局 for avalon yet
 
     started = await client.post("/api/play", json={"name": "小王", "choices": {
         "pace": "quick", "category": "食物", "virtual_players": 3, "chaos": True}})
@@ -215,7 +215,7 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
         refused = await client.post("/api/play", json={"name": "小王", "choices": choices})
         assert assert_error(refused, 422, "invalid_config")["detail"]["field"] == field
     assert_error(await client.post("/api/play", json={"choices": {}}), 400, "identity_required")
-    assert_error(await client.post("/api/play", json={"game": "script_kill", "name": "x"}), 422, "invalid_config")
+    assert_error(await client.post("/api/play", json={"game": "avalon", "name": "x"}), 422, "invalid_config")
 
 
 async def test_werewolf_quick_start_options_and_config(client: httpx.AsyncClient) -> None:

@@ -44,6 +44,10 @@ class QuickStart:
     model: type[BaseModel]
     config: Callable[[Mapping[str, Any] | None], dict[str, Any]]
     options: Callable[[], dict[str, Any]]
+    invites: bool = False
+    """A room for friends: the person opens it and shares the invite link; the official bots take only the seats
+    the config leaves them (`app.games.installed.bot_seats`), when the host asks (`POST /api/matches/{id}/fill`) or
+    after the fill wait. False: the bots take every other seat at once."""
 
 
 @dataclass(frozen=True)

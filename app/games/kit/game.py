@@ -265,6 +265,7 @@ class _QuickStarts(KitGame[StateT, StepT]):
         super().__init__(d)
         assert d.quick_start is not None
         self.quick_start_model: type[BaseModel] = d.quick_start.model
+        self.quick_invites: bool = d.quick_start.invites
 
     def quick_config(self, choices: Mapping[str, Any] | None) -> dict[str, Any]:
         assert self.d.quick_start is not None

@@ -8,13 +8,17 @@
   (not `test_only`) script, or `tiny` while none is shipped.
 - `compete_mode`: as in the other games, read by the services (rated; spectators see the god view only after the
   end); the rules do not change.
+- `npc_seats` (0–3, default 3; seed 002's 补位NPC): the most seats the official bots (the NPCs) take in the room;
+  the others wait for players (`app.games.installed.bot_seats`). The rules do not read it.
 - `takeover_after_timeouts` (null = off): as in the other games, the official bot plays a seat that let this many
   stage clocks run out in a row without acting (once the game has a brain).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
@@ -22,6 +26,7 @@ from app.games.script_kill.package import load_script, script_ids
 from app.games.script_kill.stages import Timing
 
 N_PLAYERS = 6
+MAX_NPC_SEATS = 3  # seed 002: 6人本 + 0–3 补位NPC
 
 
 @cache
@@ -41,6 +46,8 @@ class ScriptKillConfig(BaseModel):
     script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
     compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
                                                   "god view only after the end (the rules do not change)")
+    npc_seats: int = Field(MAX_NPC_SEATS, ge=0, le=MAX_NPC_SEATS, description=(
+        f"the most seats NPCs (the official bots) fill, 0–{MAX_NPC_SEATS}; the others wait for players"))
 
     takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
                                                 "row of one seat the official bot plays it to the end (null: off)")
@@ -60,3 +67,8 @@ class ScriptKillConfig(BaseModel):
             raise ValueError(f"unknown script {script!r}; shipped: {', '.join(script_ids())}")
         return script
 
+
+
+def npc_seats(config: Mapping[str, Any]) -> int:
+    """The most open seats the official bots take in a room of this (stored) config."""
+    return int(config.get("npc_seats", MAX_NPC_SEATS))

@@ -5,11 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.base import Event
-from app.games.kit import GameDef, KitGame, build
+from app.games.kit import GameDef, KitGame, QuickStart, build
 from app.games.script_kill import actions, figures, rules, view, voting
 from app.games.script_kill.config import ScriptKillConfig
 from app.games.script_kill.errors import ERRORS
 from app.games.script_kill.package import load_script, script_ids
+from app.games.script_kill.quick import ScriptKillQuickStart, quick_config, quick_options
 from app.games.script_kill.snapshot import ScriptKillSnapshot
 from app.games.script_kill.state import MatchState, Player
 from app.games.script_kill.step import STAGE_EXPIRE, Step
@@ -36,4 +37,5 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     after=rules.end_early, concede=rules.conceded, side_of=voting.side_of, role_set=view.role_set,
     you=view.you, allowed=view.allowed, row=view.row, public=view.public_fields, god=view.god_fields,
     response=response, seat_figures=figures.seat_figures,
+    quick_start=QuickStart(ScriptKillQuickStart, quick_config, quick_options, invites=True),
 ))

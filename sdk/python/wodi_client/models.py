@@ -178,6 +178,7 @@ class MatchSummary(_Model):
     fill_now: bool | None = None
     seats_for: str | None = None
     showcase: bool | None = None
+    bot_seats: int | None = None
 
 
 class MatchList(_Model):

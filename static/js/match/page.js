@@ -10,6 +10,7 @@ export const API = `/api/matches/${encodeURIComponent(boot.match_id)}`;
 export const Q = boot.lang === "en" ? "?lang=en" : "";
 export const WAIT_S = 25; // the long-poll's wait
 export const SEATS_FOR = boot.seats_for || "all"; // who may sit: all, agents (no guest join form) or people
+export const BOT_SEATS = boot.bot_seats ?? null; // the most open seats the official bots take here (null: any)
 export const baseTitle = document.title;
 
 // The page module the server named for this match's game (`generic` when the game has none); should it fail to

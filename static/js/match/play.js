@@ -1,7 +1,9 @@
 // The seat holder's panel: what a person who holds a seat in this browser (./seat.js) sees in the `you` card —
 // whose turn it is and the countdown, the game's own controls, a line for the server's answers, leaving behind a
 // confirmation, and after the end of a quick-start match the "again" buttons. A visitor without a seat in a waiting room
-// with an open seat gets the form that takes one as a guest (the invite link's page).
+// with an open seat gets the form that takes one as a guest (the invite link's page). The host (seat 0) of a waiting
+// room sees the invite link to share and, once the bots may take every open seat (`BOT_SEATS`), a button that calls
+// them in (`POST /fill`) instead of waiting.
 //
 // The game draws its controls with `page.play(me, snap, model, ctx) → {key, draw() → nodes}`: the shell calls
 // `draw` only when `key` changes and keeps the nodes otherwise (so a half-typed message survives every redraw).
@@ -11,7 +13,7 @@
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
 import { lastSettings, options, quickStart, withAnotherCategory } from "../quickstart.js";
-import { game, kit, Q, seat, T } from "./page.js";
+import { BOT_SEATS, game, kit, Q, seat, SEATS_FOR, T } from "./page.js";
 import { friendly, keepSeat } from "./seat.js";
 
 let refresh = () => Promise.resolve();
@@ -113,6 +115,48 @@ function againBox() {
       text: T.play_tune }));
 }
 
+// The host of a waiting room: the invite link, who sits already, and calling the bots in for the open seats.
+function hostBox(snap, model) {
+  if (snap.status !== "waiting" || snap.you.seat !== 0) return null;
+  const n = model.config.n_players;
+  const taken = model.players.size;
+  const open = n - taken;
+  const link = `${location.origin}/match/${encodeURIComponent(snap.match_id)}${Q}`;
+  const input = h("input", { type: "text", class: "text-input", readonly: true, value: link, "data-testid": "invite-link",
+    "aria-label": T.play_invite_title, onfocus: (event) => event.target.select() });
+  const copy = h("button", { type: "button", class: "btn-soft", "data-testid": "invite-copy", text: T.play_invite_copy,
+    onclick: async () => {
+      try {
+        await navigator.clipboard.writeText(link);
+        say(T.play_invite_copied, "info");
+      } catch {
+        input.select();
+      }
+    } });
+  const parts = [h("h3", { text: T.play_invite_title }), h("p", { class: "muted", text: T.play_invite_hint }),
+    h("div", { class: "invite-row" }, input, copy),
+    h("p", { "data-testid": "invite-seated", data: { taken, open }, text: format(T.play_invite_seated, { taken, n }) })];
+  const cap = BOT_SEATS ?? open;
+  if (SEATS_FOR !== "people" && open > cap) {
+    parts.push(h("p", { class: "muted", "data-testid": "fill-needs", text: format(T.play_fill_needs, { n: open - cap, cap }) }));
+  } else if (SEATS_FOR !== "people" && open > 0) {
+    const button = h("button", { type: "button", class: "btn", "data-testid": "fill-now", text: format(T.play_fill, { n: open }) });
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await seat.post("/fill", {});
+        say(T.play_fill_sent, "info");
+      } catch (error) {
+        say(error.message, "error");
+        button.disabled = false;
+      }
+      await refresh();
+    });
+    parts.push(button);
+  }
+  return h("div", { class: "invite-box", "data-testid": "invite-box" }, parts);
+}
+
 // The `you` card for the seat this browser holds.
 export function drawSeat(el, snap, model) {
   const me = snap.you;
@@ -133,7 +177,7 @@ export function drawSeat(el, snap, model) {
   for (const node of [...el.childNodes]) if (node !== controls) node.remove();
   el.prepend(...children);
   if (controls.parentNode !== el) el.append(controls);
-  append(el, [message, ended ? againBox() : concedeBox(me)]);
+  append(el, [hostBox(snap, model), message, ended ? againBox() : concedeBox(me)]);
   el.dataset.seat = me.seat;
   el.dataset.action = me.next_action;
 }
