@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from functools import cache
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
 from app.games.script_kill.package import load_script, script_ids
 from app.games.script_kill.stages import Timing
@@ -46,11 +46,20 @@ class ScriptKillConfig(BaseModel):
     script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
     compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
                                                   "god view only after the end (the rules do not change)")
-    npc_seats: int = Field(MAX_NPC_SEATS, ge=0, le=MAX_NPC_SEATS, description=(
-        f"the most seats NPCs (the official bots) fill, 0–{MAX_NPC_SEATS}; the others wait for players"))
+    npc_seats: int | None = Field(None, ge=0, le=MAX_NPC_SEATS, description=(
+        f"the most seats NPCs (the official bots) fill, 0–{MAX_NPC_SEATS}; the others wait for players (absent: "
+        f"{MAX_NPC_SEATS})"))
 
     takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
                                                 "row of one seat the official bot plays it to the end (null: off)")
+
+    @model_serializer(mode="wrap")
+    def _opt_in(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """`npc_seats` is echoed only when the room set it (a protocol client's config stays as it was)."""
+        data: dict[str, Any] = handler(self)
+        if self.npc_seats is None:
+            data.pop("npc_seats", None)
+        return data
 
     @field_validator("n_players")
     @classmethod
@@ -71,4 +80,5 @@ class ScriptKillConfig(BaseModel):
 
 def npc_seats(config: Mapping[str, Any]) -> int:
     """The most open seats the official bots take in a room of this (stored) config."""
-    return int(config.get("npc_seats", MAX_NPC_SEATS))
+    value = config.get("npc_seats")
+    return MAX_NPC_SEATS if value is None else int(value)
