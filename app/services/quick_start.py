@@ -30,12 +30,20 @@ def quick_game(name: str) -> QuickStarts:
     return game
 
 
+SEATS_FOR_CHOICE: dict[str, Any] = {
+    "title": "Seats For", "type": "string", "enum": list(matches.SEATS_FOR), "default": "all",
+    "description": "who may take the open seats: people and agents (all), agents only, people only"}
+
+
 def options(name: str) -> dict[str, Any]:
     """`GET /api/play/{game}/options`: the choices' JSON schema and defaults, and what the game adds."""
     game = quick_game(name)
     model = game.quick_start_model
-    return {"game": name, "schema": model.model_json_schema(), "defaults": model().model_dump(mode="json"),
-            **game.quick_options()}
+    schema, defaults = model.model_json_schema(), model().model_dump(mode="json")
+    if invites(game):  # a room for friends: its host also says who may sit (the room option `seats_for`)
+        schema = {**schema, "properties": {**schema.get("properties", {}), "seats_for": SEATS_FOR_CHOICE}}
+        defaults = {**defaults, "seats_for": "all"}
+    return {"game": name, "schema": schema, "defaults": defaults, **game.quick_options()}
 
 
 def pool_capacity(shell: Shell) -> int:
@@ -87,10 +95,14 @@ async def start(shell: Shell, name: str, sitter: Sitter, choices: dict[str, Any]
     or, for a game whose quick start invites friends, a room that waits for them (the host calls the bots in for
     the seats left with `fill`)."""
     game = quick_game(name)
+    seats_for = "all"
+    if invites(game) and isinstance(choices, dict) and "seats_for" in choices:
+        choices = dict(choices)
+        seats_for = choices.pop("seats_for")
     config = game.quick_config(choices)
     n_players = _seats(game, config)
     player = {"display_name": sitter.guest_name} if sitter.guest_name else None
-    body = {"game": name, "config": config, "player": player}
+    body = {"game": name, "config": config, "player": player, "seats_for": seats_for}
     if invites(game):
         return await matches.create(shell, sitter, body, seat_meta)
     return await matches.create(shell, sitter, body, seat_meta, fill_now=True,

@@ -91,3 +91,27 @@ async def test_script_kills_quick_start_opens_a_room_for_friends(client: httpx.A
     unknown = await client.post("/api/play", json={"game": "script_kill", "name": "阿青",
                                                    "choices": {"script": "nope"}})
     assert_error(unknown, 422, "invalid_config")
+
+
+async def test_the_host_of_a_room_for_friends_says_who_may_sit(client: httpx.AsyncClient) -> None:
+    options = (await client.get("/api/play/script_kill/options")).json()
+    assert options["schema"]["properties"]["seats_for"]["enum"] == ["all", "agents", "people"]
+    assert options["defaults"]["seats_for"] == "all"
+    undercover = (await client.get("/api/play/undercover/options")).json()
+    assert "seats_for" not in undercover["schema"]["properties"]  # a guest against the bots: bots must sit
+    started = await client.post("/api/play", json={"game": "script_kill", "name": "阿青", "choices": {
+        "script": "tiny", "timing": "compressed", "seats_for": "people"}})
+    assert started.status_code == 201, started.text
+    body = started.json()
+    assert "seats_for" not in body["config"]
+    room = await _room(client, body["match_id"])
+    assert room["seats_for"] == "people"
+    agent = await register(client, "friends-agent")
+    refused = await client.post(f"/api/matches/{body['match_id']}/join", json={}, headers=bearer(agent["api_key"]))
+    assert_error(refused, 403, "room_people_only")
+    wrong = await client.post("/api/play", json={"game": "script_kill", "name": "阿青",
+                                                 "choices": {"seats_for": "robots"}})
+    assert_error(wrong, 422, "invalid_config")
+    not_here = await client.post("/api/play", json={"game": "undercover", "name": "阿青",
+                                                    "choices": {"seats_for": "people"}})
+    assert_error(not_here, 422, "invalid_config")
