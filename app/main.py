@@ -41,8 +41,8 @@ from app.api.edge import EdgeGuard
 from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
-from app.services.leader import run_as_leader
-from app.services.lobby import LobbyWake
+from app.services.match.lobby import LobbyWake
+from app.services.platform.leader import run_as_leader
 from app.settings import Settings, get_settings
 
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler

@@ -16,24 +16,25 @@ from app.db.database import Database
 from app.games.installed import installed
 from app.protocol import registry
 from app.protocol.errors import ApiError
-from app.services import matches, metrics
-from app.services.afterword import Afterwords
-from app.services.benchmarks import BenchmarkRunner
-from app.services.group_commit import GroupCommit
-from app.services.hooked_agents import HookedAgents
-from app.services.key_cache import KeyCache
-from app.services.match_cache import MatchCache
-from app.services.notifier import MemoryNotifier, Notifier
-from app.services.pg_notifier import PostgresNotifier
-from app.services.presence import Presence
-from app.services.ratelimit import RateLimiter
-from app.services.scheduler import Scheduler
-from app.services.sessions import SessionSigner
-from app.services.streams import StreamSlots
-from app.services.tournaments import TournamentRunner
-from app.services.webhook_sender import WebhookSender
-from app.services.webhooks import signing_secret
-from app.services.writers_lock import hold_writers_lock
+from app.services.delivery.hooked_agents import HookedAgents
+from app.services.delivery.notifier import MemoryNotifier, Notifier
+from app.services.delivery.pg_notifier import PostgresNotifier
+from app.services.delivery.streams import StreamSlots
+from app.services.delivery.webhook_sender import WebhookSender
+from app.services.delivery.webhooks import signing_secret
+from app.services.identity.key_cache import KeyCache
+from app.services.identity.ratelimit import RateLimiter
+from app.services.identity.sessions import SessionSigner
+from app.services.match import matches
+from app.services.match.group_commit import GroupCommit
+from app.services.match.match_cache import MatchCache
+from app.services.match.presence import Presence
+from app.services.match.scheduler import Scheduler
+from app.services.platform import metrics
+from app.services.platform.afterword import Afterwords
+from app.services.platform.benchmarks import BenchmarkRunner
+from app.services.platform.tournaments import TournamentRunner
+from app.services.platform.writers_lock import hold_writers_lock
 from app.settings import Settings
 
 if TYPE_CHECKING:

@@ -24,7 +24,7 @@ from typing import Any
 
 from app import logs
 from app.api import middleware
-from app.services.lobby import BOT_USER_AGENT
+from app.services.match.lobby import BOT_USER_AGENT
 
 
 class _Route:

@@ -14,9 +14,9 @@ from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
 from app.api.owners import limit_accounts, set_session
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import my as my_service
-from app.services import owners as service
-from app.services.sessions import COOKIE, allowed_return_to, safe_redirect
+from app.services.identity import my as my_service
+from app.services.identity import owners as service
+from app.services.identity.sessions import COOKIE, allowed_return_to, safe_redirect
 
 router = APIRouter(include_in_schema=False)
 templates = Jinja2Templates(directory=Path(__file__).resolve().parents[2] / "templates")

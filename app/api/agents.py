@@ -21,10 +21,10 @@ from app.api.schemas import (
 )
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import agents as service
-from app.services import listing
-from app.services.agents import Agent
-from app.services.tokens import digest, digests_match
+from app.services.identity import agents as service
+from app.services.identity.agents import Agent
+from app.services.identity.tokens import digest, digests_match
+from app.services.match import listing
 
 router = APIRouter(prefix="/api", tags=["agents"], responses=responses("invalid_api_key"),
                    dependencies=[Depends(current_agent)])

@@ -11,7 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from app.api.deps import RuntimeDep
 from app.api.pages import _not_found, _page
 from app.protocol.errors import ApiError
-from app.services import benchmark_reads as reads
+from app.services.platform import benchmark_reads as reads
 
 router = APIRouter(include_in_schema=False)
 W, ROW, PAD, LABEL = 320.0, 34.0, 16.0, 92.0

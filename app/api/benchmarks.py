@@ -13,11 +13,11 @@ from app.api.benchmark_schemas import BenchmarkCreate, BenchmarkList, BenchmarkV
 from app.api.deps import CurrentAgentDep, OwnerIdDep, PlayingAgentDep, PlayTokenHeader, RuntimeDep, playing_agent
 from app.api.errors import responses
 from app.protocol.errors import ApiError
-from app.services import benchmark_reads as reads
-from app.services import benchmarks as service
-from app.services import owners as owner_service
-from app.services import trajectories
-from app.services.seating import Caller
+from app.services.identity import owners as owner_service
+from app.services.match.seating import Caller
+from app.services.platform import benchmark_reads as reads
+from app.services.platform import benchmarks as service
+from app.services.platform import trajectories
 
 router = APIRouter(prefix="/api", tags=["benchmarks"], dependencies=[Depends(playing_agent)])
 NDJSON = "application/x-ndjson"

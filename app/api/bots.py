@@ -15,8 +15,8 @@ from fastapi import APIRouter, Header, Query
 from app.api.deps import RuntimeDep
 from app.protocol.errors import ApiError
 from app.runtime import ReportedPool
-from app.services.lobby import LOBBY
-from app.services.tokens import digest, digests_match
+from app.services.identity.tokens import digest, digests_match
+from app.services.match.lobby import LOBBY
 
 router = APIRouter(prefix="/api/bots", include_in_schema=False)
 

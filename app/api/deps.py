@@ -9,10 +9,10 @@ from fastapi import Cookie, Depends, Header, Request
 from app.api.edge import MAX_META_BYTES, strict_json
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import agents as agent_service
-from app.services.agents import Agent
-from app.services.sessions import COOKIE, check_same_origin
-from app.services.tokens import digest, digests_match
+from app.services.identity import agents as agent_service
+from app.services.identity.agents import Agent
+from app.services.identity.sessions import COOKIE, check_same_origin
+from app.services.identity.tokens import digest, digests_match
 from app.settings import Settings, forwarded_client
 
 
@@ -42,7 +42,7 @@ CurrentAgentDep = Annotated[Agent | None, Depends(current_agent)]
 
 async def playing_agent(runtime: RuntimeDep, authorization: AuthorizationHeader = None) -> Agent | None:
     """`current_agent` for the match endpoints, where only who the caller is matters: a key verified in the
-    last minute is trusted from memory (`app.services.key_cache`; a rotation forgets it everywhere at once)."""
+    last minute is trusted from memory (`app.services.identity.key_cache`; a rotation forgets it everywhere at once)."""
     return await agent_service.playing_agent(runtime, authorization)
 
 

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
 from app.api.errors import responses
-from app.services import guesses as service
+from app.services.rating import guesses as service
 
 router = APIRouter(prefix="/api", tags=["spectators"])
 

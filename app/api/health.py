@@ -7,7 +7,7 @@ from fastapi import APIRouter
 from app.api.deps import RuntimeDep
 from app.api.errors import responses
 from app.api.schemas import Health
-from app.services.health import database_ready
+from app.services.platform.health import database_ready
 
 router = APIRouter(tags=["health"], responses=responses())
 

@@ -1,4 +1,4 @@
-"""ASGI middleware: `Idempotency-Key` on every `POST /api/…` (`app.services.idempotency` keeps the answers).
+"""ASGI middleware: `Idempotency-Key` on every `POST /api/…` (`app.services.platform.idempotency` keeps the answers).
 
 The key belongs to the caller: the scope is the digest of the credential the request carries — the Bearer API key,
 else the X-Play-Token, else a valid owner session cookie — or, with none, the client IP. Scoping by the credential,
@@ -30,9 +30,9 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.api.deps import client_ip
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import idempotency as service
-from app.services.idempotency import Answer
-from app.services.sessions import COOKIE
+from app.services.identity.sessions import COOKIE
+from app.services.platform import idempotency as service
+from app.services.platform.idempotency import Answer
 
 HEADER = "Idempotency-Key"
 REPLAYED = (b"idempotent-replayed", b"true")

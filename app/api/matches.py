@@ -23,13 +23,13 @@ from app.api.match_schemas import (
 )
 from app.api.sitting import sitter_of
 from app.runtime import Runtime
-from app.services import agents as agent_service
-from app.services import listing, quick_start
-from app.services import match_reads as reads
-from app.services import matches as service
-from app.services import owners as owner_service
-from app.services.agents import Agent
-from app.services.seating import Caller
+from app.services.identity import agents as agent_service
+from app.services.identity import owners as owner_service
+from app.services.identity.agents import Agent
+from app.services.match import listing, quick_start
+from app.services.match import match_reads as reads
+from app.services.match import matches as service
+from app.services.match.seating import Caller
 
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses("invalid_api_key"),
                    dependencies=[Depends(playing_agent)])

@@ -1,4 +1,4 @@
-"""`GET /metrics`: this process's series in the Prometheus text format (`app.services.metrics`).
+"""`GET /metrics`: this process's series in the Prometheus text format (`app.services.platform.metrics`).
 
 Where it answers is the operator's choice (`WODI_METRICS_*`): on the public port behind a bearer token, or on a
 port of its own (bind it to a private interface), or — on a localhost server only — on the public port openly.
@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from app.api.deps import RuntimeDep, check_token
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import metrics
+from app.services.platform import metrics
 from app.settings import Settings
 
 log = logging.getLogger("wodi.metrics")

@@ -1,6 +1,6 @@
 """Headers on every response: a request id (for logs and 500 bodies), no shared caching of API answers, and the
 browser protections every HTML page gets (a Content-Security-Policy, no MIME sniffing, no framing). Each answered
-request is counted (`app.services.metrics`) and logged in one line (`app.logs`)."""
+request is counted (`app.services.platform.metrics`) and logged in one line (`app.logs`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ import time
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.services import metrics
-from app.services.lobby import BOT_USER_AGENT
+from app.services.match.lobby import BOT_USER_AGENT
+from app.services.platform import metrics
 
 log = logging.getLogger("wodi.request")
 QUIET_PATHS = ("/healthz", "/readyz", "/metrics")  # checked and scraped every few seconds: DEBUG

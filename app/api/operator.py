@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import RuntimeDep, check_token
 from app.protocol.errors import ApiError
-from app.services import moderation
+from app.services.identity import moderation
 
 
 async def operator(runtime: RuntimeDep,

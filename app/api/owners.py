@@ -21,9 +21,9 @@ from app.api.idempotency import mark_unchanged
 from app.api.schemas import DisplayName
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import my as my_service
-from app.services import owners as service
-from app.services.sessions import COOKIE, allowed_return_to, safe_redirect
+from app.services.identity import my as my_service
+from app.services.identity import owners as service
+from app.services.identity.sessions import COOKIE, allowed_return_to, safe_redirect
 
 router = APIRouter(prefix="/api", tags=["owners"], responses=responses("invalid_api_key"),
                    dependencies=[Depends(current_agent)])

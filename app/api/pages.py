@@ -30,11 +30,12 @@ from app.games.installed import bot_seats
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import QuickStarts
-from app.services import agents as agent_service
-from app.services import guesses as guess_service
-from app.services import listing, tournament_reads
-from app.services import match_reads as reads
-from app.services.seating import Caller
+from app.services.identity import agents as agent_service
+from app.services.match import listing
+from app.services.match import match_reads as reads
+from app.services.match.seating import Caller
+from app.services.platform import tournament_reads
+from app.services.rating import guesses as guess_service
 
 ROOT = Path(__file__).resolve().parents[2]
 STATIC = ROOT / "static"

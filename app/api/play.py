@@ -14,7 +14,7 @@ from app.api.match_schemas import PlayerInfo
 from app.api.schemas import DisplayName
 from app.api.sitting import sitter_of
 from app.protocol import registry
-from app.services import quick_start
+from app.services.match import quick_start
 
 router = APIRouter(prefix="/api/play", tags=["play"])
 

@@ -6,7 +6,7 @@ from typing import Annotated, Any
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
-from app.services.names import checked_name
+from app.services.identity.names import checked_name
 
 
 class ErrorDetail(BaseModel):
@@ -23,7 +23,7 @@ class ErrorBody(BaseModel):
     detail: ErrorDetail
 
 
-# A display name people read (`app.services.names`): no bidi overrides or zero-width characters.
+# A display name people read (`app.services.identity.names`): no bidi overrides or zero-width characters.
 DisplayName = Annotated[str | None, AfterValidator(checked_name)]
 
 

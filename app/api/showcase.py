@@ -1,5 +1,5 @@
 """The showcase (issue 33): `GET /api/showcase` says what is on; `POST /api/showcase` is the platform's own request
-(the official bots', with `X-Official-Bot-Key`) to open one (`app.services.showcase`)."""
+(the official bots', with `X-Official-Bot-Key`) to open one (`app.services.match.showcase`)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from app.api.deps import RuntimeDep
 from app.api.errors import responses
 from app.api.match_schemas import MatchSummary
 from app.protocol.errors import ApiError
-from app.services import showcase as service
-from app.services.tokens import digest, digests_match
+from app.services.identity.tokens import digest, digests_match
+from app.services.match import showcase as service
 
 router = APIRouter(prefix="/api/showcase", tags=["showcase"])
 

@@ -12,10 +12,10 @@ from app.api.deps import client_ip, require_same_origin
 from app.api.match_schemas import GUEST_NAME_MAX, PlayerInfo
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import agents as agent_service
-from app.services import clients, people
-from app.services.agents import Agent
-from app.services.seating import Sitter
+from app.services.identity import agents as agent_service
+from app.services.identity import clients, people
+from app.services.identity.agents import Agent
+from app.services.match.seating import Sitter
 
 
 async def sitter_of(request: Request, runtime: Runtime, agent: Agent | None, owner_id: str | None,

@@ -15,10 +15,10 @@ from app.api.errors import responses
 from app.api.matches import _caller  # one rule for who the caller is, shared with /events
 from app.protocol.errors import ApiError
 from app.runtime import Runtime
-from app.services import streams
-from app.services.match_reads import resolve_viewer
-from app.services.seating import Caller
-from app.services.tokens import digest
+from app.services.delivery import streams
+from app.services.identity.tokens import digest
+from app.services.match.match_reads import resolve_viewer
+from app.services.match.seating import Caller
 
 router = APIRouter(prefix="/api/matches", tags=["matches"], responses=responses("invalid_api_key"),
                    dependencies=[Depends(playing_agent)])

@@ -12,7 +12,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from app.api.deps import RuntimeDep
 from app.api.pages import _not_found, _page
 from app.protocol.errors import ApiError
-from app.services import tournament_reads as reads
+from app.services.platform import tournament_reads as reads
 
 router = APIRouter(include_in_schema=False)
 

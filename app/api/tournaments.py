@@ -11,8 +11,8 @@ from app.api.errors import responses
 from app.api.tournament_schemas import EntryView, TournamentCreate, TournamentList, TournamentView
 from app.db.models import Agent
 from app.protocol.errors import ApiError
-from app.services import tournament_reads as reads
-from app.services import tournaments as service
+from app.services.platform import tournament_reads as reads
+from app.services.platform import tournaments as service
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
 

@@ -10,8 +10,8 @@ from app.api.deps import CurrentAgentDep, RuntimeDep, current_agent
 from app.api.errors import responses
 from app.api.webhook_schemas import WebhookCreate, WebhookCreated, WebhookDeleted, WebhookDetail, WebhookList
 from app.protocol.errors import ApiError
-from app.services import webhooks as service
-from app.services.agents import Agent
+from app.services.delivery import webhooks as service
+from app.services.identity.agents import Agent
 
 router = APIRouter(tags=["webhooks"], responses=responses("invalid_api_key", "auth_required"),
                    dependencies=[Depends(current_agent)])

@@ -1,4 +1,4 @@
-"""The finished recap rewritten in persona by the LLM brain (`WODI_LLM_BASE_URL`; `app.services.afterword`).
+"""The finished recap rewritten in persona by the LLM brain (`WODI_LLM_BASE_URL`; `app.services.platform.afterword`).
 
 One chat per finished match that carries a recap, for a game whose brain declares the prompt
 (`BotPlay.recap_prompt`; other games: nothing): every seat's rule comment rewritten in the voice of the seat's

@@ -37,13 +37,13 @@ from app.bots.player import BotStats
 from app.bots.pool import BotAgent, Pool, RegistrationRefused
 from app.bots.seats import Seats
 from app.bots.showcase import Showcase
-from app.services.lobby import BOT_USER_AGENT
+from app.services.match.lobby import BOT_USER_AGENT
 
 log = logging.getLogger("app.bots")
 
 
 class Wake(Protocol):
-    """What the filler sleeps on between passes (the server's `app.services.lobby.LobbyWake`)."""
+    """What the filler sleeps on between passes (the server's `app.services.match.lobby.LobbyWake`)."""
 
     def latest(self) -> int: ...
 

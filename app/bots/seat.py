@@ -2,7 +2,7 @@
 
 Everything that plays a seat with a rule brain goes through `turn`: the HTTP bot player (`app.bots.player`,
 whose view is `GET /api/matches/{id}`), the in-process simulator (`app.bots.sim`, also the benchmark reference
-pool's player) and the server-side takeover (`app.services.takeover`), both of which build the very same view
+pool's player) and the server-side takeover (`app.services.match.takeover`), both of which build the very same view
 in process with `seat_view`. What happens to a refused action is the caller's, with one of two plain moves:
 `retry` (the same turn without its text, what the HTTP player sends after a refused text) and `offered` (a plain
 move the rules list right now, what the simulator sends so a game goes on).

@@ -1,5 +1,5 @@
 """The showcase: while no public match is live, the official bots play one the platform opens for them, so the lobby
-always has a table to watch (`app.services.showcase` decides the game, its config and whether one is wanted).
+always has a table to watch (`app.services.match.showcase` decides the game, its config and whether one is wanted).
 
 Each regular pass of the filler asks `GET /api/showcase`; when it is on and nothing is live, the pool's idle agents
 (the lobby's line-up, growing the pool if it must) are named in `POST /api/showcase` with the official key, and each

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import httpx
 
-from app.services.lobby import BOT_USER_AGENT
+from app.services.match.lobby import BOT_USER_AGENT
 
 
 class HttpWake:

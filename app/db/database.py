@@ -55,7 +55,7 @@ class Database:
         self._reads = async_sessionmaker(read_engine, expire_on_commit=False)
         self._writes = async_sessionmaker(self._write_engine, expire_on_commit=False)
         # SQLite has one writer per file anyway; queueing here avoids busy-waiting inside SQLite. (Writes to one
-        # match queue in memory before they take a connection: `app.services.group_commit`.)
+        # match queue in memory before they take a connection: `app.services.match.group_commit`.)
         self._sqlite_write_lock = asyncio.Lock() if self.is_sqlite else None
 
     @asynccontextmanager

@@ -106,7 +106,7 @@ class Match(Base):
     __tablename__ = "matches"
     __table_args__ = (
         Index("ix_matches_status_created", "status", "created_at"),
-        # One showcase waiting or in progress at a time, whichever process opens it (`app.services.showcase`).
+        # One showcase waiting or in progress at a time, whichever process opens it (`app.services.match.showcase`).
         Index("uq_matches_live_showcase", "showcase", unique=True, postgresql_where=LIVE_SHOWCASE,
               sqlite_where=LIVE_SHOWCASE),
     )
@@ -134,7 +134,7 @@ class Match(Base):
     # A digest of the owner identities at a competitive table (`app.ratings.eligibility.pairing`): the same pairing
     # rated again within the window is not rated (issue 26).
     pairing: Mapped[str | None] = mapped_column(String(64), index=True)
-    # A digest of the client that opened a quick start (`app.services.clients`): its share of the bot pool.
+    # A digest of the client that opened a quick start (`app.services.identity.clients`): its share of the bot pool.
     quick_client: Mapped[str | None] = mapped_column(String(64), index=True)
     seats_for: Mapped[str] = mapped_column(String(8), default="all", server_default="all")  # all | agents | people
     # The platform's own bots-only match, shown in the lobby while nothing else is live: on no board, never rated.

@@ -9,7 +9,7 @@ from app.db.database import Database
 from app.games.installed import installed
 from app.protocol import registry
 from app.ratings.rebuild import rebuild
-from app.services.ratings import Rules
+from app.services.rating.ratings import Rules
 from app.settings import get_settings
 
 

@@ -1,5 +1,5 @@
 """Recompute every rating from the match log: judge every finished match again, in the order they ended, with the
-rule the live end applies (`app.services.ratings.judge`), and replay the rated ones."""
+rule the live end applies (`app.services.rating.ratings.judge`), and replay the rated ones."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from app.db import matches as matches_repo
 from app.db import ratings as repo
 from app.db.database import Database
 from app.protocol import registry
-from app.services import ratings
+from app.services.rating import ratings
 
 
 async def rebuild(db: Database, rules: ratings.Rules) -> int:

@@ -17,7 +17,7 @@ from fastapi import FastAPI
 
 from app.db import matches as repo
 from app.main import create_app
-from app.services import matches
+from app.services.match import matches
 from tests.api.helpers import assert_error, bearer, client_at, register
 from tests.api.table import lowest_other
 from tests.conftest import _wipe, make_settings

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import httpx
 
-from app.services.guesses import hidden_seats, round_of
+from app.services.rating.guesses import hidden_seats, round_of
 from tests.api.helpers import assert_error
 from tests.api.table import Table
 

@@ -366,7 +366,7 @@ async def test_display_names_refuse_bidi_and_zero_width_characters(client: httpx
 # 9. Shutdown answers long-polls; deadlines are spread.
 
 def test_longpoll_budgets_are_spread_below_the_wait() -> None:
-    from app.services.match_reads import JITTER, longpoll_budget
+    from app.services.match.match_reads import JITTER, longpoll_budget
 
     assert longpoll_budget(30, 30, lambda: 0.0) == 30
     assert longpoll_budget(30, 30, lambda: 1.0) == pytest.approx(30 * (1 - JITTER))

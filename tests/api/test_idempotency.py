@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-from app.services.sessions import COOKIE
+from app.services.identity.sessions import COOKIE
 from tests.api.helpers import assert_error, bearer, client_at, register
 from tests.api.table import Table
 
@@ -179,7 +179,7 @@ async def test_unauthenticated_answers_are_not_stored(client: httpx.AsyncClient)
 
 
 async def test_a_crash_is_not_an_answer(app: Any, monkeypatch: pytest.MonkeyPatch) -> None:
-    from app.services import matches
+    from app.services.match import matches
 
     transport = httpx.ASGITransport(app=app, raise_app_exceptions=False)
     async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:

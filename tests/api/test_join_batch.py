@@ -12,8 +12,8 @@ from sqlalchemy import event
 
 from app.games.base import GameError
 from app.protocol.errors import ApiError
-from app.services import matches
-from app.services.seating import Sitter
+from app.services.match import matches
+from app.services.match.seating import Sitter
 from tests.api.helpers import assert_error, bearer, register
 
 SIX = {"n_players": 6, "n_undercover": 1}

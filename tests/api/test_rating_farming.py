@@ -17,7 +17,7 @@ from fastapi import FastAPI
 from app.db.models import Match
 from app.ratings.model import Skill
 from app.ratings.rebuild import rebuild
-from app.services.ratings import Rules
+from app.services.rating.ratings import Rules
 from tests.api.helpers import claim_each
 from tests.api.table import Table, lowest_other
 

@@ -13,7 +13,7 @@ from sqlalchemy import select
 from app.db.models import AgentRating, RatingAnchor, RatingChange
 from app.ratings.model import SeatResult, Skill, rate
 from app.ratings.rebuild import rebuild
-from app.services.ratings import Rules
+from app.services.rating.ratings import Rules
 from tests.api.helpers import assert_error
 from tests.api.table import Table
 from tests.conftest import OFFICIAL_KEY

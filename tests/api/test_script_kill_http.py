@@ -13,7 +13,7 @@ import pytest
 from fastapi import FastAPI
 
 from app.db import matches as repo
-from app.services import matches as service
+from app.services.match import matches as service
 from tests.api.helpers import assert_error
 from tests.api.table import Table
 from tests.api.test_owners import cookie_of, jar, sign_up

@@ -10,7 +10,7 @@ from fastapi import FastAPI
 from app.db.models import Match, Seat
 from app.games.undercover.fairness import wordpair_key
 from app.games.undercover.wordpairs import default_library
-from app.services.matches import RECENT_MATCHES
+from app.services.match.matches import RECENT_MATCHES
 from app.wordpairs.report import pair_records, render
 from tests.api.table import Table
 

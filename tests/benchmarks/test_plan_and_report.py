@@ -11,9 +11,9 @@ from app.bots.personas import PERSONAS
 from app.bots.sim import play
 from app.games.installed import installed
 from app.protocol import registry
-from app.services.benchmark_report import GameFacts, bootstrap_interval, percentile, report
-from app.services.reference_pool import pool
-from app.services.seat_plan import dealt_sides, plan, quotas, side_order
+from app.services.platform.benchmark_report import GameFacts, bootstrap_interval, percentile, report
+from app.services.platform.reference_pool import pool
+from app.services.platform.seat_plan import dealt_sides, plan, quotas, side_order
 
 GAMES = {game.name: (game, brain) for game, brain in installed()}
 

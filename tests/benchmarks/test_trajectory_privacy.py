@@ -17,7 +17,7 @@ from app.games.installed import installed
 from app.protocol import registry
 from app.protocol.viewer import can_see
 from app.runtime import Runtime
-from app.services import matches
+from app.services.match import matches
 from tests.api.helpers import assert_error, bearer, register
 from tests.benchmarks import agent
 

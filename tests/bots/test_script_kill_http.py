@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from app.bots.personas import PERSONAS
 from app.db import matches as repo
 from app.games.installed import brains
-from app.services import matches as service
+from app.services.match import matches as service
 from tests.api.helpers import bearer, register
 
 

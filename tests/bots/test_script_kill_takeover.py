@@ -12,7 +12,7 @@ import httpx
 from fastapi import FastAPI
 
 from app.db import matches as repo
-from app.services import matches as service
+from app.services.match import matches as service
 from tests.api.table import Table
 from tests.bots.script_kill_agent import agent_move
 

@@ -18,7 +18,7 @@ from fastapi import FastAPI
 from app.bots.personas import PERSONAS
 from app.bots.runner import LobbyFiller
 from app.main import create_app
-from app.services.showcase import games
+from app.services.match.showcase import games
 from tests.api.table import Table
 from tests.conftest import OFFICIAL_KEY, RecordingClient, _wipe, make_settings
 

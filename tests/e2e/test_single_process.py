@@ -8,7 +8,7 @@ import sys
 import httpx
 import pytest
 
-from app.services.writers_lock import REFUSED
+from app.services.platform.writers_lock import REFUSED
 from tests.api.table import Table
 from tests.e2e.server import ROOT, Server
 

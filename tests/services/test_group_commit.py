@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from app.services.group_commit import GroupCommit
+from app.services.match.group_commit import GroupCommit
 
 
 class Recorder:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.db.models import Agent
-from app.services.key_cache import KeyCache
+from app.services.identity.key_cache import KeyCache
 
 
 class Clock:

@@ -10,10 +10,10 @@ from collections import Counter
 
 import pytest
 
-from app.services import tournament_pairing as pairing
-from app.services.tournament_pairing import Entrant
-from app.services.tournament_standings import Game, side_rates, standings
-from app.services.tournaments import default_rounds
+from app.services.platform import tournament_pairing as pairing
+from app.services.platform.tournament_pairing import Entrant
+from app.services.platform.tournament_standings import Game, side_rates, standings
+from app.services.platform.tournaments import default_rounds
 
 SHARES = {"a": 4, "b": 2}  # a 6-seat table: 4 seats of side a, 2 of side b
 

@@ -10,7 +10,7 @@ import pytest
 from httpx_secure import SSRFProtectionError
 
 from app.main import create_app
-from app.services import outbound
+from app.services.delivery import outbound
 from tests.api.helpers import assert_error, bearer, register
 from tests.conftest import RecordingClient, _wipe, make_settings
 from tests.webhooks.receiver import Receiver

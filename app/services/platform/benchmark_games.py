@@ -1,0 +1,97 @@
+"""A benchmark's games: open the next planned deal (its duplicate baseline, then the agent's match), and read back
+what a finished one contributes to the report (`benchmark_report.GameFacts`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.bots.personas import BY_SLUG
+from app.bots.sim import play
+from app.db import decisions as decisions_repo
+from app.db import matches as match_repo
+from app.db.models import Agent, Benchmark, BenchmarkGame, Match
+from app.protocol import registry
+from app.protocol.viewer import TERMINAL
+from app.services.match import decisions
+from app.services.match.seeded_matches import SeatSpec, open_seated, store_played
+from app.services.match.shell import Shell
+from app.services.platform.benchmark_report import GameFacts
+from app.services.platform.reference_pool import pool
+from app.services.platform.seat_plan import PlannedGame
+
+AGENT, REFERENCE = "agent", "reference"
+
+
+def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSpec:
+    slug = planned.personas[seat]
+    return SeatSpec(f"ref-{slug}-{seat}", pool(bench.pool).display_name(slug), persona=slug,
+                    dice=f"{bench.pool}:{planned.seed}")
+
+
+def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:
+    async def link(session: AsyncSession, match: Match) -> None:
+        session.add(BenchmarkGame(benchmark_id=bench.benchmark_id, idx=planned.index, kind=kind,
+                                  match_id=match.match_id))
+    return link
+
+
+async def play_reference(shell: Shell, bench: Benchmark, planned: PlannedGame) -> Match:
+    """The duplicate baseline: the deal played out in process by the reference at every seat (the agent's seat in
+    its planned persona), stored as a finished match."""
+    game = registry.get(bench.game)
+    brain = registry.brain(bench.game)
+    assert game is not None and brain is not None  # checked when the run was created
+    record = play(game, bench.config, [BY_SLUG[slug] for slug in planned.personas], brain, planned.seed)
+    seats = [_reference_seat(bench, planned, s) for s in range(len(planned.personas))]
+    return await store_played(shell, bench.game, bench.config, seats, record.state, record.events,
+                              _linked(bench, planned, REFERENCE))
+
+
+async def open_agent_match(shell: Shell, bench: Benchmark, agent: Agent, planned: PlannedGame) -> str:
+    """The agent's match of the deal: the agent in its planned seat, the reference everywhere else."""
+    seats = [SeatSpec(agent.name, agent.display_name or agent.name, agent=agent) if s == planned.seat
+             else _reference_seat(bench, planned, s) for s in range(len(planned.personas))]
+    applied = await open_seated(shell, bench.game, bench.config, planned.seed, seats,
+                                _linked(bench, planned, AGENT))
+    return applied.match.match_id
+
+
+def _won(match: Match, seat: int) -> bool:
+    return seat in ((match.result or {}).get("winning_seats") or ())
+
+
+async def facts(session: AsyncSession, bench: Benchmark, planned: PlannedGame, agent_match: Match,
+                reference: Match | None) -> tuple[GameFacts, bool]:
+    """What a finished agent match (and its baseline) contribute; the flag is true when the agent's seat was taken
+    over (it stopped answering: the game is not the agent's, and the run ends)."""
+    game = registry.get(bench.game)
+    assert game is not None
+    seat = planned.seat
+    rows = {s.seat: s for s in await match_repo.seats(session, agent_match.match_id)}
+    stopped = rows[seat].taken_over
+    played = agent_match.status == "finished" and bool(agent_match.result) and not stopped
+    events = await match_repo.events_after(session, agent_match.match_id, 0, agent_match.events_total)
+    mine = await decisions_repo.of_match(session, agent_match.match_id, seat)
+    lines = decisions.trajectory(agent_match.match_id, bench.game, seat, mine, events)
+    own = [row for row in mine if row.by == "agent"]
+    fact = GameFacts(
+        index=planned.index, side=planned.side, agent_won=_won(agent_match, seat) if played else None,
+        reference_won=_won(reference, seat) if reference is not None and reference.result else None,
+        timeouts=sum(1 for r in own if r.outcome == "timeout"), refusals=sum(1 for r in own if r.outcome == "refused"),
+        decisions=sum(1 for r in own if r.outcome != "timeout"),
+        latencies=[line["latency_s"] for line in lines
+                   if line["by"] == "agent" and line["outcome"] != "timeout" and line["latency_s"] is not None],
+        reported=sum(1 for r in own if r.usage is not None), input_tokens=sum(r.input_tokens for r in own),
+        output_tokens=sum(r.output_tokens for r in own), cost_usd=sum(r.cost_usd or 0.0 for r in own))
+    if played:
+        fact.figures = registry.seat_figures(game, game.state_from_json(agent_match.state), seat, events)
+    if reference is not None and reference.result:
+        log = await match_repo.events_after(session, reference.match_id, 0, reference.events_total)
+        fact.reference_figures = registry.seat_figures(game, game.state_from_json(reference.state), seat, log)
+    return fact, stopped
+
+
+def ended(match: Match | None) -> bool:
+    return match is not None and match.status in TERMINAL

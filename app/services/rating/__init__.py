@@ -1,0 +1,1 @@
+"""What a finished match counts for: statistics, ratings and spectators' guesses."""

@@ -1,0 +1,52 @@
+"""Agent statistics and ratings when a match ends: winners +1 win, losers +1 loss, aborted matches count as aborts
+only; and per (game, side) — the side each seat was dealt, as the game names it — one more game, and a win if it won."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db import agents as agents_repo
+from app.db import decisions as decisions_repo
+from app.db import matches as repo
+from app.db.models import Match
+from app.protocol.registry import AnyGame
+from app.services.rating import guesses, ratings
+
+
+async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object,
+                     rules: ratings.Rules) -> None:
+    """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
+    seat_rows = await repo.seats(session, match.match_id)
+    await ratings.record(session, match, game, state, seat_rows, rules)
+    if match.showcase:  # the platform's exhibition counts on no board; its spectators' guesses still score
+        if match.status != "aborted" and match.result:
+            await guesses.score_ended(session, match.match_id, game.sides, game.seat_sides(state))
+        return
+    for agent_id, (turns, refusals) in sorted((await decisions_repo.reliability_in(session, match.match_id)).items()):
+        counted = {name: n for name, n in (("turns", turns), ("refusals", refusals)) if n}
+        if counted:  # the reliability record: derived once from the decisions, not counted per command
+            await agents_repo.add_stats(session, agent_id, **counted)
+    for row in seat_rows:
+        if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
+            await agents_repo.add_stats(session, row.agent_id, abandoned=1)
+    seats = {s.seat: s.agent_id for s in seat_rows if s.agent_id and not s.taken_over}
+    if match.status == "aborted" or not match.result:
+        for agent_id in seats.values():
+            await agents_repo.add_stats(session, agent_id, aborts=1)
+        return
+    result = match.result
+    winning_agents = {seats[s] for s in result["winning_seats"] if s in seats}
+    for agent_id, spent in sorted((await decisions_repo.spent_in(session, match.match_id)).items()):
+        await decisions_repo.add_usage(session, agent_id, spent, won=agent_id in winning_agents)
+    sides = game.seat_sides(state)
+    await guesses.score_ended(session, match.match_id, game.sides, sides)
+    winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
+    for seat, agent_id in sorted(seats.items()):
+        if seat in winners:
+            await agents_repo.add_stats(session, agent_id, wins=1)
+        elif seat in losers:
+            await agents_repo.add_stats(session, agent_id, losses=1)
+        else:
+            continue
+        if seat in sides:
+            await agents_repo.add_side_stat(session, agent_id, game.name, sides[seat], won=seat in winners)
