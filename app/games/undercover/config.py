@@ -35,7 +35,6 @@ name them, so default matches and their golden transcripts are unchanged):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import (
@@ -48,8 +47,6 @@ from pydantic import (
     model_validator,
 )
 from pydantic_core import PydanticCustomError
-
-from app.games.kit.game import parse_config as kit_parse_config
 
 TieBreak = Literal["random", "revote", "noop_then_random"]
 Host = Literal["off", "plain", "chaos"]
@@ -135,8 +132,3 @@ class UndercoverConfig(BaseModel):
         if isinstance(self.first_speaker, int) and not 0 <= self.first_speaker < n:
             raise _bad("first_speaker", "first_speaker must be a seat (0…n_players-1) or 'random'")
         return self
-
-
-def parse_config(raw: Mapping[str, Any] | None) -> UndercoverConfig:
-    """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
-    return kit_parse_config(UndercoverConfig, raw)

@@ -30,8 +30,6 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
 from pydantic_core import PydanticCustomError
 
-from app.games.kit.game import parse_config as kit_parse_config
-
 Role = Literal["werewolf", "villager", "seer", "witch", "hunter", "guard"]
 Camp = Literal["village", "werewolf"]
 ROLES: tuple[Role, ...] = ("werewolf", "villager", "seer", "witch", "hunter", "guard")
@@ -144,8 +142,3 @@ class WerewolfConfig(BaseModel):
     def count(self, role: Role) -> int:
         """How many seats are dealt `role`."""
         return self.roles.get(role, 0)
-
-
-def parse_config(raw: Mapping[str, Any] | None) -> WerewolfConfig:
-    """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
-    return kit_parse_config(WerewolfConfig, raw)
