@@ -39,6 +39,15 @@ def _span(node: ast.stmt) -> set[int]:
     return set(range(node.lineno, (node.end_lineno or node.lineno) + 1))
 
 
+def _plumbing_elsewhere(module: str, node: ast.stmt) -> bool:
+    if isinstance(node, ast.FunctionDef):
+        return node.name == "parse_config"
+    if isinstance(node, ast.ImportFrom):
+        return any(alias.asname == "kit_parse_config" for alias in node.names)
+    return module == "state.py" and isinstance(node, ast.Assign) and any(
+        isinstance(target, ast.Name) and target.id in ("Step", "Outcome") for target in node.targets)
+
+
 def count(package: Path) -> int:
     """The plumbing lines of one game's package."""
     total = 0
@@ -49,14 +58,7 @@ def count(package: Path) -> int:
         for node in tree.body:
             if path.name == "game.py" and isinstance(node, ast.FunctionDef) and node.name in VIEW_FUNCTIONS:
                 continue
-            if path.name in WHOLE:
-                picked |= _span(node)
-            elif isinstance(node, ast.FunctionDef) and node.name == "parse_config":
-                picked |= _span(node)
-            elif isinstance(node, ast.ImportFrom) and any(a.asname == "kit_parse_config" for a in node.names):
-                picked |= _span(node)
-            elif (path.name == "state.py" and isinstance(node, ast.Assign)
-                  and any(isinstance(t, ast.Name) and t.id in ("Step", "Outcome") for t in node.targets)):
+            if path.name in WHOLE or _plumbing_elsewhere(path.name, node):
                 picked |= _span(node)
         total += _code(source, picked, tree)
     return total
