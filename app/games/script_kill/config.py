@@ -18,6 +18,7 @@ from functools import cache
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS
 from app.games.script_kill.package import load_script, script_ids
 from app.games.script_kill.stages import Timing
 
@@ -39,11 +40,8 @@ class ScriptKillConfig(BaseModel):
     n_players: int = Field(N_PLAYERS, description=f"the seat count: a script seats exactly {N_PLAYERS}")
     timing: Timing = Field("standard", description="standard (about 2 hours) or compressed (at most 10 minutes)")
     script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
-    compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
-                                                  "god view only after the end (the rules do not change)")
-
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
-                                                "row of one seat the official bot plays it to the end (null: off)")
+    compete_mode: bool = COMPETE_MODE
+    takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
 
     @field_validator("n_players")
     @classmethod

@@ -48,6 +48,8 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS
+
 TieBreak = Literal["random", "revote", "noop_then_random"]
 Host = Literal["off", "plain", "chaos"]
 
@@ -89,10 +91,8 @@ class UndercoverConfig(BaseModel):
                              "last_words)")
     blank_guess: bool = Field(False, description="extension: a blank voted out guesses the civilians' word "
                               "(next_action guess_word)")
-    compete_mode: bool = Field(False, description="extension: instruction-like text is refused instead of "
-                               "flagged; the match is rated; spectators get the god view only at the end")
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a row "
-                                                "the official bot plays the seat to the end (null: off)")
+    compete_mode: bool = COMPETE_MODE
+    takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
     host: Host = Field("off", description="extension: plain or chaos — the host's commentary after each round's "
                        "speeches")
     debate_rounds: int = Field(0, ge=0, le=2, description="extension: debate rounds between the speeches and "
