@@ -4,11 +4,11 @@ clocks and the protocol's switches. The rules this encodes are in `docs/_shared/
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
 
-from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, preset_roles, roles_schema
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, roles_by_size, roles_schema
 
 Role = Literal["merlin", "percival", "loyal_servant", "assassin", "morgana", "mordred", "oberon", "minion"]
 GOOD_ROLES: tuple[Role, ...] = ("merlin", "percival", "loyal_servant")
@@ -58,10 +58,7 @@ class AvalonConfig(BaseModel):
     compete_mode: bool = COMPETE_MODE
     takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
 
-    @model_validator(mode="before")
-    @classmethod
-    def _preset(cls, data: Any) -> Any:
-        return preset_roles(data, PRESETS, data.get("n_players", 5)) if isinstance(data, dict) else data
+    _roles = roles_by_size(PRESETS, 5)
 
     @field_validator("roles")
     @classmethod

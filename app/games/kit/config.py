@@ -7,7 +7,8 @@ COMPETE_MODE`), so a config's JSON keeps its order; the services read them, the 
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from pydantic import Field, WithJsonSchema
+from pydantic import Field, WithJsonSchema, model_validator
+from pydantic_core import PydanticCustomError
 
 COMPETE_MODE: Any = Field(False, description="a competitive match (spec §7.3): rated; instruction-like text is "
                                              "refused instead of flagged; a logged-in spectator sees the god view "
@@ -27,6 +28,31 @@ def preset_roles(data: dict[str, Any], presets: Mapping[str, Mapping[Any, int]],
         roles = dict(presets[roles])
     rest = {key: value for key, value in data.items() if key != "roles"}
     return rest if roles is None else {**rest, "roles": roles}
+
+
+def roles_by_size(presets: Mapping[str, Mapping[Any, int]], n_default: int) -> Any:
+    """A config model's before-validator (`_roles = roles_by_size(PRESETS, 6)`): `roles` resolved by
+    `preset_roles` from `n_players` (default `n_default`); a name that is no preset is `invalid_config`."""
+    def resolve(cls: type, data: Any) -> Any:
+        if not isinstance(data, dict):
+            return data
+        n = data.get("n_players", n_default)
+        data = preset_roles(data, presets, n if type(n) is int else n_default)
+        if isinstance(data.get("roles"), str):
+            raise PydanticCustomError("invalid_config", f"unknown preset {data['roles']!r}; presets: "
+                                      f"{', '.join(presets)}", {"field": "roles"})
+        return data
+    return model_validator(mode="before")(classmethod(resolve))  # type: ignore[arg-type]
+
+
+def max_rounds_by_size(n_default: int) -> Any:
+    """A config model's before-validator: `max_rounds` absent or null → `n_players` (default `n_default`)."""
+    def resolve(cls: type, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("max_rounds") is None:
+            n = data.get("n_players", n_default)
+            data = {**data, "max_rounds": n if type(n) is int else n_default}
+        return data
+    return model_validator(mode="before")(classmethod(resolve))  # type: ignore[arg-type]
 
 
 def roles_schema(presets: Mapping[str, object], roles: Sequence[str], description: str) -> WithJsonSchema:

@@ -48,7 +48,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, max_rounds_by_size
 
 TieBreak = Literal["random", "revote", "noop_then_random"]
 Host = Literal["off", "plain", "chaos"]
@@ -114,13 +114,7 @@ class UndercoverConfig(BaseModel):
                 data.pop(key, None)
         return data
 
-    @model_validator(mode="before")
-    @classmethod
-    def _default_max_rounds(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("max_rounds") is None:
-            n_players = data.get("n_players", 6)
-            data = {**data, "max_rounds": n_players if type(n_players) is int else 6}
-        return data
+    _max_rounds = max_rounds_by_size(6)
 
     @model_validator(mode="after")
     def _check_together(self) -> UndercoverConfig:

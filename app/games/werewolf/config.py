@@ -25,12 +25,12 @@ the first bad field.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, preset_roles, roles_schema
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, max_rounds_by_size, roles_by_size, roles_schema
 
 Role = Literal["werewolf", "villager", "seer", "witch", "hunter", "guard"]
 Camp = Literal["village", "werewolf"]
@@ -89,17 +89,8 @@ class WerewolfConfig(BaseModel):
     compete_mode: bool = COMPETE_MODE
     takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
 
-    @model_validator(mode="before")
-    @classmethod
-    def _resolve_defaults(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        n = data.get("n_players", 6)
-        n = n if type(n) is int else 6
-        data = preset_roles(data, PRESETS, n)
-        if isinstance(data.get("roles"), str):
-            raise _bad("roles", f"unknown preset {data['roles']!r}; presets: {', '.join(PRESETS)}")
-        return data if data.get("max_rounds") is not None else {**data, "max_rounds": n}
+    _roles = roles_by_size(PRESETS, 6)
+    _max_rounds = max_rounds_by_size(6)
 
     @model_validator(mode="after")
     def _check_together(self) -> WerewolfConfig:
