@@ -64,4 +64,4 @@ def test_the_floor_fields_are_there() -> None:
             seen |= {(event["type"], key) for key in ADDED.get(event["type"], ()) if key in event}
     assert seen >= {("phase_started", "current_speaker_seat"), ("phase_started", "voters"),
                     ("speech_posted", "next_speaker_seat"), ("speech_posted", "deadline_ts"),
-                    ("speech_skipped", "next_speaker_seat")}
+                    ("speech_skipped", "next_speaker_seat"), ("player_conceded", "next_speaker_seat")}

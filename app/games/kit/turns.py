@@ -65,7 +65,7 @@ class Turns:
         self.open(step, list(nxt.tied), pk=True)
         return None
 
-    def advance(self, step: Any, passed_by: dict[str, Any]) -> object:
+    def advance(self, step: Any, passed_by: dict[str, Any] | None) -> object:
         """Give the floor to the next living seat in order, or, after the last one, `done`; `passed_by` (the public
         event that passed the floor) says to whom (`next_speaker_seat`) and until when (`deadline_ts`)."""
         state = step.state
@@ -125,7 +125,8 @@ class Turns:
                 return self.pk_broken(step)
         if state.current_speaker_seat != seat:
             return None
-        conceded = next(e for e in reversed(step.events) if e["type"] == "player_conceded" and e["seat"] == seat)
+        conceded = next((e for e in reversed(step.events) if e["type"] == "player_conceded" and e["seat"] == seat),
+                        None)
         return self.advance(step, conceded)
 
     @property
@@ -144,8 +145,10 @@ class Turns:
                   deadline_ts=state.deadline_ts, pk=state.pk)
 
 
-def _tell(event: dict[str, Any], seat: int | None, deadline: int | None) -> None:
+def _tell(event: dict[str, Any] | None, seat: int | None, deadline: int | None) -> None:
     """Name the next speaker and its deadline on an emitted event (its `ts` stays the last key)."""
+    if event is None:
+        return
     ts = event.pop("ts")
     event.update(next_speaker_seat=seat, deadline_ts=deadline, ts=ts)
 
