@@ -16,21 +16,8 @@ export default function undercover(kit) {
     return model.rounds.get(n);
   }
 
-  // The ballot of a round: the main vote (pk=false) or its PK revote.
-  function ballot(model, n, pk) {
-    const rec = roundRec(model, n);
-    let found = rec.ballots.find((b) => b.pk === pk);
-    if (!found) {
-      found = { pk, voters: [], votes: new Map(), comments: new Map() };
-      rec.ballots.push(found);
-    }
-    return found;
-  }
-
-  function latestBallot(model, n) {
-    const rec = model.rounds.get(n);
-    return rec && rec.ballots.length ? rec.ballots[rec.ballots.length - 1] : null;
-  }
+  // The ballots of a round are the shell's fold (kit.ballots): the main vote and its PK revote.
+  const latestBallot = (model, n) => kit.lastBallot(model.rounds.get(n));
 
   // Where the floor is, as the public events say it (phase_started, and the event that passed the floor).
   function currentSpeaker(model) {
@@ -50,7 +37,7 @@ export default function undercover(kit) {
       m.speaker = ev.current_speaker_seat ?? null;
       if (m.pk) m.pkCandidates = [...(ev.speaking_order || [])];
     } else if (m.stage === "vote") {
-      ballot(m, m.round, m.pk).voters = ev.voters || [];
+      kit.ballots.opened(roundRec(m, m.round), ev);
     } else if (m.stage === "reveal") {
       const result = roundRec(m, m.round).result;
       m.pending = ev.deadline_ts && result && result.eliminated_seat !== null ? result.eliminated_seat : null;
@@ -83,9 +70,7 @@ export default function undercover(kit) {
     speech_posted: floorPassed,
     speech_skipped: floorPassed,
     vote_cast(m, ev) {
-      const b = ballot(m, ev.round, Boolean(ev.pk));
-      b.votes.set(ev.seat, ev.target_seat);
-      if (ev.comment) b.comments.set(ev.seat, ev.comment);
+      kit.ballots.cast(roundRec(m, ev.round), ev);
     },
     vote_warning(m, ev) {
       m.deadline = ev.deadline_ts || m.deadline;
@@ -94,9 +79,7 @@ export default function undercover(kit) {
       roundRec(m, ev.round).abstained.push(...(ev.seats || []));
     },
     votes_voided(m, ev) {
-      for (const b of roundRec(m, ev.round).ballots) {
-        for (const seat of ev.voter_seats || []) if (b.votes.get(seat) === ev.target_seat) b.votes.delete(seat);
-      }
+      kit.ballots.voided(roundRec(m, ev.round), ev);
     },
     vote_tied(m, ev) {
       roundRec(m, ev.round).ties.push(ev);
@@ -117,9 +100,7 @@ export default function undercover(kit) {
     player_conceded(m, ev) {
       floorPassed(m, ev);
       if (m.stage !== "vote") return;
-      const b = ballot(m, m.round, m.pk);
-      b.voters = b.voters.filter((s) => s !== ev.seat);
-      b.votes.delete(ev.seat);
+      kit.ballots.left(roundRec(m, m.round), m.pk, ev.seat);
     },
     whisper_sent(m, ev) {
       m.whispers = ev.count || m.whispers + 1;
