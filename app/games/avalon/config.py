@@ -4,9 +4,11 @@ clocks and the protocol's switches. The rules this encodes are in `docs/_shared/
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, WithJsonSchema, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationInfo, field_validator
+
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, roles_by_size, roles_schema
 
 Role = Literal["merlin", "percival", "loyal_servant", "assassin", "morgana", "mordred", "oberon", "minion"]
 GOOD_ROLES: tuple[Role, ...] = ("merlin", "percival", "loyal_servant")
@@ -27,16 +29,9 @@ PRESETS: Mapping[str, Mapping[Role, int]] = {
             "oberon": 1},
 }
 
-_ROLES_SCHEMA = WithJsonSchema({
-    "anyOf": [
-        {"type": "string", "enum": list(PRESETS), "description": "a preset by name"},
-        {"type": "object", "description": "role → count",
-         "properties": {role: {"type": "integer", "minimum": 0} for role in ROLES}, "additionalProperties": False},
-    ],
-    "description": "a preset (5p…10p) or a set {role: count}: exactly one merlin and one assassin, at most one "
-                   "of percival, morgana, mordred, oberon, the good/evil split of n_players; default: the preset "
-                   "for n_players",
-})
+_ROLES_SCHEMA = roles_schema(PRESETS, ROLES, "a preset (5p…10p) or a set {role: count}: exactly one merlin and "
+                             "one assassin, at most one of percival, morgana, mordred, oberon, the good/evil split of "
+                             "n_players; default: the preset for n_players")
 
 
 def is_evil(role: str | None) -> bool:
@@ -60,23 +55,10 @@ class AvalonConfig(BaseModel):
                                                             "cards")
     assassin_timeout: int = Field(180, ge=1, le=900, description="seconds for the evil seats to confer and the "
                                                                  "assassin to name a seat")
-    compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
-                                                  "god view only after the end (the rules do not change)")
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
-                                                "row of one seat the official bot plays it to the end (null: off)")
+    compete_mode: bool = COMPETE_MODE
+    takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
 
-    @model_validator(mode="before")
-    @classmethod
-    def _preset(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        n = data.get("n_players", 5)
-        roles = data.get("roles")
-        if roles is None and type(n) is int and f"{n}p" in PRESETS:
-            roles = f"{n}p"
-        if isinstance(roles, str) and roles in PRESETS:
-            roles = dict(PRESETS[roles])
-        return {**data, **({"roles": roles} if roles is not None else {})}
+    _roles = roles_by_size(PRESETS, 5)
 
     @field_validator("roles")
     @classmethod

@@ -8,7 +8,8 @@ from app.games.kit.definition import Action, GameDef, QuickStart, Rewrite, own_c
 from app.games.kit.game import KitGame, build
 from app.games.kit.state import KitSeat, KitState, RoundSeat, RoundState, Timer
 from app.games.kit.step import Outcome, Step
+from app.games.kit.turns import SpeakRound
 
 __all__ = ["Abort", "Act", "Action", "Command", "Concede", "GameDef", "Join", "KitGame", "KitSeat", "KitState",
-           "Outcome", "QuickStart", "Request", "Rewrite", "RoundSeat", "RoundState", "Step", "TakeOver", "Timeout",
-           "Timer", "build", "own_checks"]
+           "Outcome", "QuickStart", "Request", "Rewrite", "RoundSeat", "RoundState", "SpeakRound", "Step", "TakeOver",
+           "Timeout", "Timer", "build", "own_checks"]

@@ -16,6 +16,8 @@ from pydantic import BaseModel
 from app.games.base import ErrorSpec, Event
 from app.games.kit.state import KitSeat
 from app.games.kit.step import Step
+from app.games.kit.turns import Turns
+from app.games.kit.voting import Ballot
 
 StateT = TypeVar("StateT", bound=BaseModel)
 """A `KitState` (or a `RoundState`): the kit reads seed, seq, status, phase, players, the clock and the result."""
@@ -109,6 +111,15 @@ class GameDef(Generic[StateT, StepT]):
     openers: Mapping[Any, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
     """A phase machine's table (`dispatch.run_phases`): transition type (or `dispatch.Cue`) → what opens it (may
     return the next)."""
+    turns: Turns | None = None
+    """The game's floor (`turns.Turns`): its timers, `PkRound`'s opener and a seat leaving while it runs
+    (`speak`) come with it."""
+    ballot: Ballot | None = None
+    """The game's vote (`voting.Ballot`): its timers, `VOTE_ROUND`'s opener and a seat leaving while it runs
+    (`vote`) come with it."""
+    leave: Mapping[str, Callable[[StepT, int], object]] = field(default_factory=lambda: MappingProxyType({}))
+    """A seat conceded and the match goes on (`dispatch.SeatLeft`): stage → what the game's own stage does then
+    (the floor's and the ballot's come with `turns` and `ballot`; a stage not named: nothing)."""
     commands: Mapping[type, Callable[[StepT, Any], object]] = field(default_factory=lambda: MappingProxyType({}))
     """The game's own handler of a kit command (`Concede`, `Abort`, `TakeOver`) instead of the kit's."""
     settle: Callable[[StepT], object] | None = None

@@ -17,10 +17,12 @@ from app.games.base import ErrorSpec, Event, GameError, MatchSummary
 from app.games.kit import lobby
 from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
 from app.games.kit.definition import GameDef
-from app.games.kit.dispatch import Timed, is_noop, run_phases, summary
+from app.games.kit.dispatch import SeatLeft, Timed, carry_on, is_noop, run_phases, summary
 from app.games.kit.members import Members
 from app.games.kit.state import RoundState
 from app.games.kit.step import Outcome, Step
+from app.games.kit.turns import PkRound
+from app.games.kit.voting import VOTE_ROUND
 
 StateT = TypeVar("StateT", bound=BaseModel)
 StepT = TypeVar("StepT", bound=Step[Any])
@@ -72,6 +74,7 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
             Abort: lobby.abort_table if round_table else lambda s, c: lobby.abort(s, c.reason),
             TakeOver: lobby.take_over_in_round if round_table else lambda s, c: lobby.take_over(
                 s, s.state.seat(c.seat), c.seat), **d.commands}
+        self._timers, self._openers = phase_tables(d)
 
     # --- config and commands ----------------------------------------------------------------------------------
 
@@ -129,7 +132,7 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
             return Outcome(state, [])
         step = self.d.step(type(state).model_validate(state.model_dump()), now, **context)  # a fast deep copy
         step.command = command
-        run_phases(step, command, self._handlers, self.d.timers, self.d.openers)
+        run_phases(step, command, self._handlers, self._timers, self._openers)
         if step.reply is not None:  # a read-only action: nothing changed, nothing to store
             return Outcome(state, [], step.reply)
         if self.d.settle is not None:
@@ -289,6 +292,23 @@ class _Rewrites(KitGame[StateT, StepT]):
 
 
 FiguredKitGame = _Figures
+
+
+def phase_tables(d: GameDef[Any, Any]) -> tuple[dict[str, Any], dict[Any, Any]]:
+    """The timers and openers of a definition, with those of its phase kits (`turns`, `ballot`) and, when a seat
+    may leave a running stage, the opener of `SeatLeft`."""
+    timers, openers, leave = dict(d.timers), dict(d.openers), dict(d.leave)
+    if d.turns is not None:
+        timers |= d.turns.timers
+        openers[PkRound] = d.turns.open_pk
+        leave["speak"] = d.turns.leave
+    if d.ballot is not None:
+        timers |= d.ballot.timers
+        openers[VOTE_ROUND] = d.ballot.open
+        leave["vote"] = d.ballot.leave
+    if leave:
+        openers[SeatLeft] = carry_on(leave)
+    return timers, openers
 
 
 def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:

@@ -114,11 +114,13 @@ class RoundTableMethods(Generic[PlayerT]):
 
 class RoundSeat(SeatRow):
     """A seat of a round-based game, where a seat can go out of the game (voted out, killed, conceded): `alive` is
-    its own field; `role` is the game's (subclasses narrow its type and add their fields)."""
+    its own field; `role` is the game's (subclasses narrow its type and add their fields); `revealed_role` is the
+    role the table has been shown of a seat out of the game (None: not shown)."""
 
     alive: bool = True
     conceded: bool = False
     taken_over: bool = False
+    revealed_role: str | None = None
 
     @property
     def dealt(self) -> bool:

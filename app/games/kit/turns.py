@@ -3,8 +3,12 @@
 `speak_round_N` opens with an order (every living seat, or a PK's tied seats with `pk=True`); the seat holding the
 floor has `config.speak_timeout` seconds (with `warning`: a private `turn_warning` at half time); a `skip`, or the
 clock running out, is a public `speech_skipped` (`reason` skipped or timeout) and the floor moves on to the next
-living seat of the order; after the last one the game's `done` says what follows. A seat that leaves drops out of
-a PK (when the PK falls below two seats, `pk_broken` says what follows) and passes the floor if it held it.
+living seat of the order; after the last one the game's `done` says what follows. The public events say where the
+floor is, so a page need not work it out: `phase_started` names the first speaker (`current_speaker_seat`), and
+the event that passes the floor (`speech_posted`, `speech_skipped`, or the `player_conceded` of the seat that held
+it) names the next one and its deadline (`next_speaker_seat`, `deadline_ts`; null when the floor closes). A seat
+that leaves drops out of a PK (when the PK falls below two seats, `pk_broken` says what follows) and passes the
+floor if it held it.
 """
 
 from __future__ import annotations
@@ -52,7 +56,7 @@ class Turns:
         state.current_speaker_seat = order[0]
         deadline = self._clock(step)
         step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
-                  deadline_ts=deadline, pk=pk, speaking_order=order)
+                  deadline_ts=deadline, pk=pk, speaking_order=order, current_speaker_seat=order[0])
         self._announce(step)
 
     def open_pk(self, step: Any, nxt: PkRound) -> object:
@@ -61,16 +65,18 @@ class Turns:
         self.open(step, list(nxt.tied), pk=True)
         return None
 
-    def advance(self, step: Any) -> object:
-        """Give the floor to the next living seat in order, or, after the last one, `done`."""
+    def advance(self, step: Any, passed_by: dict[str, Any] | None) -> object:
+        """Give the floor to the next living seat in order, or, after the last one, `done`; `passed_by` (the public
+        event that passed the floor) says to whom (`next_speaker_seat`) and until when (`deadline_ts`)."""
         state = step.state
         order = state.speaking_order
         rest = order[order.index(state.current_speaker_seat) + 1:]
         nxt = next((seat for seat in rest if state.players[seat].alive), None)
         if nxt is None:
+            _tell(passed_by, None, None)
             return self.done(step)
         state.current_speaker_seat = nxt
-        self._clock(step)
+        _tell(passed_by, nxt, self._clock(step))
         self._announce(step)
         return None
 
@@ -79,12 +85,12 @@ class Turns:
         floor moves on."""
         state = step.state
         public = {"analysis": analysis} if analysis is not None and not is_private(analysis) else {}
-        step.emit("speech_posted", "public", seat=seat, round=state.round_index, text=text, pk=state.pk, **public,
-                  **flags)
+        posted = step.emit("speech_posted", "public", seat=seat, round=state.round_index, text=text, pk=state.pk,
+                           **public, **flags)
         if is_private(analysis):
             step.emit("analysis_recorded", f"private:seat:{seat}", seat=seat, round=state.round_index,
                       action="speak", analysis=analysis)
-        return self.advance(step)
+        return self.advance(step, posted)
 
     def skip(self, step: Any, player: Any, _request: object = None) -> object:
         """The `skip` action: the speaker passes (an empty speech)."""
@@ -93,9 +99,9 @@ class Turns:
 
     def skipped(self, step: Any, seat: int, reason: str) -> object:
         """A public `speech_skipped`, and the floor moves on."""
-        step.emit("speech_skipped", "public", seat=seat, round=step.state.round_index, reason=reason,
-                  pk=step.state.pk)
-        return self.advance(step)
+        skipped = step.emit("speech_skipped", "public", seat=seat, round=step.state.round_index, reason=reason,
+                            pk=step.state.pk)
+        return self.advance(step, skipped)
 
     def on_warning(self, step: Any) -> object:
         """Half the speaking time is gone: remind the speaker privately."""
@@ -117,7 +123,11 @@ class Turns:
             state.pk_candidates.remove(seat)
             if self.pk_broken is not None and len(state.pk_candidates) < 2:
                 return self.pk_broken(step)
-        return self.advance(step) if state.current_speaker_seat == seat else None
+        if state.current_speaker_seat != seat:
+            return None
+        conceded = next((e for e in reversed(step.events) if e["type"] == "player_conceded" and e["seat"] == seat),
+                        None)
+        return self.advance(step, conceded)
 
     @property
     def timers(self) -> dict[str, Callable[[Any], object]]:
@@ -133,6 +143,14 @@ class Turns:
         seat = state.current_speaker_seat
         step.emit("your_turn_to_speak", f"private:seat:{seat}", seat=seat, round=state.round_index,
                   deadline_ts=state.deadline_ts, pk=state.pk)
+
+
+def _tell(event: dict[str, Any] | None, seat: int | None, deadline: int | None) -> None:
+    """Name the next speaker and its deadline on an emitted event (its `ts` stays the last key)."""
+    if event is None:
+        return
+    ts = event.pop("ts")
+    event.update(next_speaker_seat=seat, deadline_ts=deadline, ts=ts)
 
 
 def require_speaker(state: Any, seat: int) -> Any:

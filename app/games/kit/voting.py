@@ -44,7 +44,7 @@ class Ballot:
         warning = VOTE_WARNING if self.warning else None
         deadline = step.start_clock(state.config.vote_timeout, VOTE_EXPIRE, warning=warning)
         step.emit("phase_started", "public", phase=state.phase, round_index=state.round_index,
-                  deadline_ts=deadline, pk=state.pk)
+                  deadline_ts=deadline, pk=state.pk, voters=voters(state))
         for seat in voters(state):
             invite(step, seat)
         return None

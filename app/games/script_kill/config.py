@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, field_validator, model_serializer
 
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS
 from app.games.script_kill.package import load_script, script_ids
 from app.games.script_kill.stages import Timing
 
@@ -44,14 +45,11 @@ class ScriptKillConfig(BaseModel):
     n_players: int = Field(N_PLAYERS, description=f"the seat count: a script seats exactly {N_PLAYERS}")
     timing: Timing = Field("standard", description="standard (about 2 hours) or compressed (at most 10 minutes)")
     script: str = Field(default_factory=default_script, description="the script id (a shipped package)")
-    compete_mode: bool = Field(False, description="a competitive match: rated, and a logged-in spectator sees the "
-                                                  "god view only after the end (the rules do not change)")
+    compete_mode: bool = COMPETE_MODE
     npc_seats: int | None = Field(None, ge=0, le=MAX_NPC_SEATS, description=(
         f"the most seats NPCs (the official bots) fill, 0–{MAX_NPC_SEATS}; the others wait for players (absent: "
         f"{MAX_NPC_SEATS})"))
-
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
-                                                "row of one seat the official bot plays it to the end (null: off)")
+    takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
 
     @model_serializer(mode="wrap")
     def _opt_in(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:

@@ -16,9 +16,3 @@ The table extensions (issue 17, all opt-in by config; a default room has none of
   a highlight per seat, by the rules written out in `recap`'s docstring (and `docs/games/undercover-table.md`).
 - `table` — the public record those read, folded from the events as they are emitted.
 """
-
-from __future__ import annotations
-
-from app.games.undercover.config import UndercoverConfig, parse_config
-
-__all__ = ["UndercoverConfig", "parse_config"]

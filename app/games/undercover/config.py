@@ -35,7 +35,6 @@ name them, so default matches and their golden transcripts are unchanged):
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any, Literal
 
 from pydantic import (
@@ -49,7 +48,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
-from app.games.kit.game import parse_config as kit_parse_config
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, max_rounds_by_size
 
 TieBreak = Literal["random", "revote", "noop_then_random"]
 Host = Literal["off", "plain", "chaos"]
@@ -92,10 +91,8 @@ class UndercoverConfig(BaseModel):
                              "last_words)")
     blank_guess: bool = Field(False, description="extension: a blank voted out guesses the civilians' word "
                               "(next_action guess_word)")
-    compete_mode: bool = Field(False, description="extension: instruction-like text is refused instead of "
-                               "flagged; the match is rated; spectators get the god view only at the end")
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a row "
-                                                "the official bot plays the seat to the end (null: off)")
+    compete_mode: bool = COMPETE_MODE
+    takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
     host: Host = Field("off", description="extension: plain or chaos — the host's commentary after each round's "
                        "speeches")
     debate_rounds: int = Field(0, ge=0, le=2, description="extension: debate rounds between the speeches and "
@@ -117,13 +114,7 @@ class UndercoverConfig(BaseModel):
                 data.pop(key, None)
         return data
 
-    @model_validator(mode="before")
-    @classmethod
-    def _default_max_rounds(cls, data: Any) -> Any:
-        if isinstance(data, dict) and data.get("max_rounds") is None:
-            n_players = data.get("n_players", 6)
-            data = {**data, "max_rounds": n_players if type(n_players) is int else 6}
-        return data
+    _max_rounds = max_rounds_by_size(6)
 
     @model_validator(mode="after")
     def _check_together(self) -> UndercoverConfig:
@@ -135,8 +126,3 @@ class UndercoverConfig(BaseModel):
         if isinstance(self.first_speaker, int) and not 0 <= self.first_speaker < n:
             raise _bad("first_speaker", "first_speaker must be a seat (0…n_players-1) or 'random'")
         return self
-
-
-def parse_config(raw: Mapping[str, Any] | None) -> UndercoverConfig:
-    """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
-    return kit_parse_config(UndercoverConfig, raw)

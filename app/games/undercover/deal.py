@@ -12,9 +12,10 @@ from collections.abc import Sequence
 
 from app.games.base import GameError
 from app.games.kit import Join
+from app.games.kit.transitions import SpeakRound
 from app.games.undercover.fairness import fresh_pairs
 from app.games.undercover.state import MatchState, Step, WordPair
-from app.games.undercover.transitions import SpeakRound, Transition
+from app.games.undercover.transitions import Transition
 from app.games.undercover.wordpairs import default_library
 
 

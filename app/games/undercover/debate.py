@@ -19,13 +19,14 @@ import re
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_living, require_stage
 from app.games.kit.dispatch import Cue
+from app.games.kit.transitions import VOTE_ROUND
 from app.games.undercover import host
 from app.games.undercover.actions import DebateAction, DebatePassAction
 from app.games.undercover.checks import check_said, remember_said
 from app.games.undercover.config import DEBATE_MAX_CHARS, DEBATE_MAX_MESSAGES
 from app.games.undercover.instructions import screen
 from app.games.undercover.state import MatchState, Player, Step
-from app.games.undercover.transitions import VOTE_ROUND, DebateRound, Transition
+from app.games.undercover.transitions import DebateRound, Transition
 
 _SEAT_MENTION = re.compile(r"(\d{1,2})\s*号")
 

@@ -1,40 +1,18 @@
 """谁是卧底 as one kit definition (`app.games.kit`): the kit builds the `Game` the services call."""
 
-from __future__ import annotations
-
 from types import MappingProxyType
 
-from app.games.kit import Action, Concede, GameDef, KitGame, QuickStart, Rewrite, build, own_checks
-from app.games.kit.dispatch import SeatLeft, carry_on
-from app.games.undercover import (
-    actions,
-    concede,
-    deal,
-    debate,
-    figures,
-    recap_voice,
-    reveal,
-    speaking,
-    table,
-    view,
-    voting,
-    whisper,
-)
+from app.games.kit import Action, Concede, GameDef, KitGame, QuickStart, Rewrite, SpeakRound, build, own_checks
+from app.games.undercover import actions as a
+from app.games.undercover import concede, deal, debate, figures, recap_voice, reveal, speaking, table, view, voting
 from app.games.undercover.allowed import allowed_actions
 from app.games.undercover.config import UndercoverConfig
 from app.games.undercover.errors import ERRORS
 from app.games.undercover.fairness import wordpair_key
 from app.games.undercover.quick import UndercoverQuickStart, quick_config, quick_options
 from app.games.undercover.state import MatchState, Player, Step
-from app.games.undercover.transitions import (
-    PK_CONCEDED,
-    SPEECHES_DONE,
-    VOTE_ROUND,
-    DebateRound,
-    PkRound,
-    Reveal,
-    SpeakRound,
-)
+from app.games.undercover.transitions import PK_CONCEDED, SPEECHES_DONE, DebateRound, Reveal
+from app.games.undercover.whisper import whisper
 from app.games.undercover.wordpairs import default_library
 
 GAME: KitGame[MatchState, Step] = build(GameDef(
@@ -42,24 +20,19 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     snapshot=view.UndercoverSnapshot, secret_fields=("wordpair",), sides=("civilian", "undercover", "blank"),
     # §15.5's profile fields: a blank shares the undercovers' win, so its wins count as wins_as_undercover.
     profile_stats=MappingProxyType({"wins_as_civilian": ("civilian",), "wins_as_undercover": ("undercover", "blank")}),
-    actions={"speak": Action(actions.SpeakAction, speaking.speak), "vote": Action(actions.VoteAction, voting.vote),
-             "skip": Action(actions.SkipAction, speaking.TURNS.skip),
-             "whisper": Action(actions.WhisperAction, whisper.whisper),
-             "last_words": Action(actions.LastWordsAction, reveal.last_words),
-             "guess_word": Action(actions.GuessWordAction, reveal.guess_word),
-             "debate": Action(actions.DebateAction, debate.debate),
-             "debate_pass": Action(actions.DebatePassAction, debate.debate_pass),
-             "concede": Action(actions.ConcedeAction)},
-    guard=own_checks, dead_may_act=True, deal=deal.deal,
-    commands={Concede: concede.concede},
-    timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "reveal_expire": reveal.on_expire,
-            "debate_expire": debate.on_expire},
-    openers={SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk, SPEECHES_DONE: debate.after_speeches,
-             DebateRound: debate.open_debate, VOTE_ROUND: voting.BALLOT.open, PK_CONCEDED: voting.end_pk_by_concession,
-             Reveal: reveal.open_reveal,
-             SeatLeft: carry_on({"speak": speaking.TURNS.leave, "vote": voting.BALLOT.leave,
-                                 "debate": debate.after_concede})},
-    settle=table.sync, opens=lambda config: default_library().pairs(config.wordpair_tag),
+    actions={"speak": Action(a.SpeakAction, speaking.speak), "vote": Action(a.VoteAction, voting.vote),
+             "skip": Action(a.SkipAction, speaking.TURNS.skip), "whisper": Action(a.WhisperAction, whisper),
+             "last_words": Action(a.LastWordsAction, reveal.last_words),
+             "guess_word": Action(a.GuessWordAction, reveal.guess_word),
+             "debate": Action(a.DebateAction, debate.debate),
+             "debate_pass": Action(a.DebatePassAction, debate.debate_pass), "concede": Action(a.ConcedeAction)},
+    guard=own_checks, dead_may_act=True, deal=deal.deal, commands={Concede: concede.concede},
+    turns=speaking.TURNS, ballot=voting.BALLOT, timers={"reveal_expire": reveal.on_expire,
+                                                        "debate_expire": debate.on_expire},
+    openers={SpeakRound: speaking.open_round, SPEECHES_DONE: debate.after_speeches,
+             DebateRound: debate.open_debate, PK_CONCEDED: voting.end_pk_by_concession, Reveal: reveal.open_reveal},
+    leave={"debate": debate.after_concede}, settle=table.sync,
+    opens=lambda config: default_library().pairs(config.wordpair_tag),
     you=view.you, allowed=allowed_actions, row=view.row, public=view.public_fields,
     god=lambda state: {"wordpair": view.wordpair(state)}, response=view.response, seat_figures=figures.seat_figures,
     content_key=lambda state: state.wordpair and wordpair_key(state.wordpair.civilian, state.wordpair.undercover),

@@ -14,13 +14,14 @@ from __future__ import annotations
 
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_seat
+from app.games.kit.transitions import SpeakRound
 from app.games.undercover import ending
 from app.games.undercover.actions import GuessWordAction, LastWordsAction
 from app.games.undercover.checks import check_said
 from app.games.undercover.instructions import screen
 from app.games.undercover.state import MatchState, Player, RevealAction, RevealKind, Step
 from app.games.undercover.text import normalise
-from app.games.undercover.transitions import Reveal, SpeakRound, Transition
+from app.games.undercover.transitions import Reveal, Transition
 
 
 def open_reveal(step: Step, nxt: Reveal) -> Transition:

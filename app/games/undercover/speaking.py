@@ -8,12 +8,13 @@ ascending seat order. Each speaker has `speak_timeout` seconds, with a private
 from __future__ import annotations
 
 from app.games.kit.checks import clean_text, is_private
+from app.games.kit.transitions import SpeakRound
 from app.games.kit.turns import Turns, require_speaker
 from app.games.undercover.actions import SpeakAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import MatchState, Player, Step
-from app.games.undercover.transitions import PK_CONCEDED, SPEECHES_DONE, SpeakRound, Transition
+from app.games.undercover.transitions import PK_CONCEDED, SPEECHES_DONE, Transition
 
 TURNS = Turns(done=lambda step: SPEECHES_DONE, warning=True, pk_broken=lambda step: PK_CONCEDED)
 

@@ -27,7 +27,6 @@ class Player(RoundSeat):
     role: Role | None = None
     word: str | None = None
     eliminated_in: str | None = None
-    revealed_role: Role | None = None
 
 
 class WordPair(BaseModel):

@@ -1,21 +1,14 @@
 """What a phase handler says comes next: plain data, opened by the definition's `openers` (`game.GAME`).
 
-A handler never calls into another phase. It finishes its own work and returns one of these (or None: the match
-waits for the next command, or has ended), and the kit opens it, which may in turn name the next one (an empty
-reveal passes straight on to the next round). `SeatLeft`, `SpeakRound`, `PkRound` and `VOTE_ROUND` are the kit's.
+A handler never calls into another phase. It finishes its own work and returns one of these, or one of the kit's
+(`kit.transitions`: `SeatLeft`, `SpeakRound`, `PkRound`, `VOTE_ROUND`), or None (the match waits for the next
+command, or has ended), and the kit opens it, which may in turn name the next one (an empty reveal passes straight
+on to the next round).
 """
-
-from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.games.kit.dispatch import Cue, SeatLeft
-from app.games.kit.turns import PkRound, SpeakRound
-from app.games.kit.voting import VOTE_ROUND
-
-__all__ = ["PK_CONCEDED", "SPEECHES_DONE", "VOTE_ROUND", "DebateRound", "PkRound", "Reveal", "SeatLeft", "SpeakRound",
-           "Transition"]
-
+from app.games.kit.transitions import Cue, KitTransition
 
 SPEECHES_DONE = Cue("speeches_done")
 """Every speaker of the phase has had the floor: the host's commentary and the debate (when the room asked for
@@ -40,4 +33,4 @@ class Reveal:
     eliminated: int | None
 
 
-Transition = SpeakRound | PkRound | DebateRound | Reveal | SeatLeft | Cue | None
+Transition = KitTransition | DebateRound | Reveal

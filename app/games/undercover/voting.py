@@ -15,12 +15,13 @@ from typing import Any
 from app.games.kit import voting as tally
 from app.games.kit.checks import clean_text, is_private
 from app.games.kit.dispatch import Cue
+from app.games.kit.transitions import PkRound
 from app.games.undercover import ending
 from app.games.undercover.actions import VoteAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
 from app.games.undercover.instructions import screen, strings_of
 from app.games.undercover.state import Player, Step
-from app.games.undercover.transitions import PK_CONCEDED, PkRound, Reveal, Transition
+from app.games.undercover.transitions import PK_CONCEDED, Reveal, Transition
 
 
 def vote(step: Step, player: Player, req: VoteAction) -> object:

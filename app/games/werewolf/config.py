@@ -25,12 +25,12 @@ the first bad field.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from app.games.kit.game import parse_config as kit_parse_config
+from app.games.kit.config import COMPETE_MODE, TAKEOVER_AFTER_TIMEOUTS, max_rounds_by_size, roles_by_size, roles_schema
 
 Role = Literal["werewolf", "villager", "seer", "witch", "hunter", "guard"]
 Camp = Literal["village", "werewolf"]
@@ -51,15 +51,8 @@ PRESETS: Mapping[str, Mapping[Role, int]] = {
 }
 
 
-_ROLES_SCHEMA = WithJsonSchema({
-    "anyOf": [
-        {"type": "string", "enum": list(PRESETS), "description": "a preset by name"},
-        {"type": "object", "description": "role → count",
-         "properties": {role: {"type": "integer", "minimum": 0} for role in ROLES}, "additionalProperties": False},
-    ],
-    "description": "a preset (6p…12p) or a composition {role: count} adding up to n_players; default: the preset "
-                   "for n_players",
-})
+_ROLES_SCHEMA = roles_schema(PRESETS, ROLES, "a preset (6p…12p) or a composition {role: count} adding up to "
+                             "n_players; default: the preset for n_players")
 
 
 def camp_of(role: Role) -> Camp:
@@ -93,32 +86,11 @@ class WerewolfConfig(BaseModel):
     allow_whisper: bool = Field(True, description="wolves may whisper to each other at night")
     max_rounds: int = Field(0, ge=1, description="the wolves win if night max_rounds + 1 would fall; default "
                                                  "n_players")
-    compete_mode: bool = Field(False, description="spec §7.3: a competitive match: rated, and a logged-in "
-                                                  "spectator sees the god view only after the end (the services "
-                                                  "read it; the rules do not change)")
-    takeover_after_timeouts: int | None = Field(None, ge=1, le=20, description="after this many timeouts in a "
-                                                "row of one seat the official bot plays it to the end (null: off)")
+    compete_mode: bool = COMPETE_MODE
+    takeover_after_timeouts: int | None = TAKEOVER_AFTER_TIMEOUTS
 
-    @model_validator(mode="before")
-    @classmethod
-    def _resolve_defaults(cls, data: Any) -> Any:
-        if not isinstance(data, dict):
-            return data
-        n = data.get("n_players", 6)
-        n = n if type(n) is int else 6
-        data = dict(data)
-        if data.get("max_rounds") is None:
-            data["max_rounds"] = n
-        roles = data.get("roles")
-        if roles is None and f"{n}p" in PRESETS:
-            roles = f"{n}p"
-        if isinstance(roles, str):
-            if roles not in PRESETS:
-                raise _bad("roles", f"unknown preset {roles!r}; presets: {', '.join(PRESETS)}")
-            data["roles"] = dict(PRESETS[roles])
-        elif roles is None:
-            data.pop("roles", None)
-        return data
+    _roles = roles_by_size(PRESETS, 6)
+    _max_rounds = max_rounds_by_size(6)
 
     @model_validator(mode="after")
     def _check_together(self) -> WerewolfConfig:
@@ -144,8 +116,3 @@ class WerewolfConfig(BaseModel):
     def count(self, role: Role) -> int:
         """How many seats are dealt `role`."""
         return self.roles.get(role, 0)
-
-
-def parse_config(raw: Mapping[str, Any] | None) -> WerewolfConfig:
-    """Validate a client's `config` object; raise `GameError("invalid_config", field=...)` if bad."""
-    return kit_parse_config(WerewolfConfig, raw)

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.games.kit import Action, Concede, GameDef, KitGame, QuickStart, build, own_checks
-from app.games.kit.dispatch import SeatLeft, carry_on
+from app.games.kit import Action, Concede, GameDef, KitGame, QuickStart, SpeakRound, build, own_checks
 from app.games.werewolf import commands, concede, dawn, deal, figures, night, pending, speaking, view, voting, whisper
 from app.games.werewolf import witch as witch_step
 from app.games.werewolf.allowed import allowed_actions
@@ -14,7 +13,7 @@ from app.games.werewolf.errors import ERRORS
 from app.games.werewolf.quick import WerewolfQuickStart, quick_config, quick_options
 from app.games.werewolf.snapshot import WerewolfSnapshot
 from app.games.werewolf.state import MatchState, Player, Step
-from app.games.werewolf.transitions import DAWN, NEXT_PENDING, VOTE_ROUND, WITCH_WAKES, NightFalls, PkRound, SpeakRound
+from app.games.werewolf.transitions import DAWN, NEXT_PENDING, WITCH_WAKES, NightFalls
 
 
 def _night_action(step: Step, player: Player, req: commands.NightActionRequest) -> object:
@@ -39,14 +38,11 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
              "shoot": Action(commands.ShootRequest, pending.shoot), "concede": Action(commands.ConcedeRequest)},
     guard=own_checks, dead_may_act=True, deal=deal.deal,
     commands={Concede: concede.concede},
-    timers={**speaking.TURNS.timers, **voting.BALLOT.timers, "night_expire": night.on_expire,
-            "witch_expire": witch_step.on_expire, "shoot_expire": pending.on_shoot_expire,
-            "last_words_expire": pending.on_last_words_expire},
+    turns=speaking.TURNS, ballot=voting.BALLOT, leave={"night": night.after_concede},
+    timers={"night_expire": night.on_expire, "witch_expire": witch_step.on_expire,
+            "shoot_expire": pending.on_shoot_expire, "last_words_expire": pending.on_last_words_expire},
     openers={NightFalls: night.open_night, WITCH_WAKES: witch_step.open_witch, DAWN: dawn.resolve,
-             NEXT_PENDING: pending.open_next, SpeakRound: speaking.open_round, PkRound: speaking.TURNS.open_pk,
-             VOTE_ROUND: voting.BALLOT.open,
-             SeatLeft: carry_on({"night": night.after_concede, "speak": speaking.TURNS.leave,
-                                 "vote": voting.BALLOT.leave})},
+             NEXT_PENDING: pending.open_next, SpeakRound: speaking.open_round},
     you=view.you, allowed=allowed_actions, row=view.row, side_of=lambda state, p: str(p.camp),
     public=view.public_fields, god=view.god_fields, response=view.response, seat_figures=figures.seat_figures,
     quick_start=QuickStart(WerewolfQuickStart, quick_config, quick_options),

@@ -13,11 +13,12 @@ from __future__ import annotations
 from app.games.base import GameError
 from app.games.kit.checks import clean_text, require_in_progress, require_seat
 from app.games.kit.dispatch import Cue
+from app.games.kit.transitions import SpeakRound
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import require_target
 from app.games.werewolf.commands import LastWordsRequest, ShootRequest, SpeakRequest
 from app.games.werewolf.state import MatchState, Pending, Player, Step, TimerKind
-from app.games.werewolf.transitions import NEXT_PENDING, NightFalls, SpeakRound, Transition
+from app.games.werewolf.transitions import NEXT_PENDING, NightFalls, Transition
 
 
 def head(state: MatchState) -> Pending | None:

@@ -7,11 +7,12 @@ Each speaker has `speak_timeout` seconds; silence is recorded as `speech_skipped
 from __future__ import annotations
 
 from app.games.kit.checks import clean_text
+from app.games.kit.transitions import VOTE_ROUND, SpeakRound
 from app.games.kit.turns import Turns, require_speaker
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import SpeakRequest
 from app.games.werewolf.state import Player, Step
-from app.games.werewolf.transitions import VOTE_ROUND, SpeakRound, Transition
+from app.games.werewolf.transitions import Transition
 
 TURNS = Turns(done=lambda step: VOTE_ROUND)
 

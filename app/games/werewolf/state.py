@@ -30,7 +30,6 @@ class Player(RoundSeat):
     role: Role | None = None
     died_in: str | None = None
     death_cause: DeathCause | None = None
-    revealed_role: Role | None = None
     revealed_camp: Camp | None = None
 
     @property

@@ -18,11 +18,12 @@ from typing import Any
 
 from app.games.kit import voting as tally
 from app.games.kit.checks import clean_text
+from app.games.kit.transitions import PkRound
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import VoteRequest
 from app.games.werewolf.state import Pending, Player, Step
-from app.games.werewolf.transitions import NEXT_PENDING, PkRound, Transition
+from app.games.werewolf.transitions import NEXT_PENDING, Transition
 
 
 def vote(step: Step, player: Player, req: VoteRequest) -> object:

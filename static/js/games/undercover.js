@@ -16,53 +16,34 @@ export default function undercover(kit) {
     return model.rounds.get(n);
   }
 
-  // The ballot of a round: the main vote (pk=false) or its PK revote.
-  function ballot(model, n, pk) {
-    const rec = roundRec(model, n);
-    let found = rec.ballots.find((b) => b.pk === pk);
-    if (!found) {
-      found = { pk, voters: [], votes: new Map(), comments: new Map() };
-      rec.ballots.push(found);
-    }
-    return found;
-  }
+  // The ballots of a round are the shell's fold (kit.ballots): the main vote and its PK revote.
+  const latestBallot = (model, n) => kit.lastBallot(model.rounds.get(n));
 
-  function latestBallot(model, n) {
-    const rec = model.rounds.get(n);
-    return rec && rec.ballots.length ? rec.ballots[rec.ballots.length - 1] : null;
-  }
-
+  // Where the floor is, as the public events say it (phase_started, and the event that passed the floor).
   function currentSpeaker(model) {
-    if (model.stage !== "speak") return null;
-    return model.order.find((s) => !model.spoken.has(s) && model.players.get(s)?.alive) ?? null;
+    return model.stage === "speak" ? model.speaker : null;
   }
 
-  function deadlineAfter(model, ev) {
-    const at = Date.parse(ev.ts);
-    return Number.isNaN(at) ? null : Math.ceil(at / 1000 + Number(model.config.speak_timeout || 0));
+  function floorPassed(m, ev) {
+    if (!("next_speaker_seat" in ev)) return;
+    m.speaker = ev.next_speaker_seat;
+    if (ev.deadline_ts) m.deadline = ev.deadline_ts;
   }
 
   function phaseStarted(m, ev) {
     m.pk = Boolean(ev.pk);
     m.pending = null;
     if (m.stage === "speak") {
-      m.order = ev.speaking_order || [];
-      m.spoken = new Set();
-      if (m.pk) m.pkCandidates = [...m.order];
+      m.speaker = ev.current_speaker_seat ?? null;
+      if (m.pk) m.pkCandidates = [...(ev.speaking_order || [])];
     } else if (m.stage === "vote") {
-      const living = [...m.players.values()].filter((p) => p.alive).map((p) => p.seat);
-      ballot(m, m.round, m.pk).voters = living.filter((s) => !(m.pk && m.pkCandidates.includes(s)));
+      kit.ballots.opened(roundRec(m, m.round), ev);
     } else if (m.stage === "reveal") {
       const result = roundRec(m, m.round).result;
       m.pending = ev.deadline_ts && result && result.eliminated_seat !== null ? result.eliminated_seat : null;
       m.pk = false;
       m.pkCandidates = [];
     }
-  }
-
-  function spoke(m, ev) {
-    m.spoken.add(ev.seat);
-    m.deadline = deadlineAfter(m, ev);
   }
 
   function lastWords(m, ev) {
@@ -86,12 +67,10 @@ export default function undercover(kit) {
     your_turn_to_speak(m, ev) {
       m.deadline = ev.deadline_ts || m.deadline;
     },
-    speech_posted: spoke,
-    speech_skipped: spoke,
+    speech_posted: floorPassed,
+    speech_skipped: floorPassed,
     vote_cast(m, ev) {
-      const b = ballot(m, ev.round, Boolean(ev.pk));
-      b.votes.set(ev.seat, ev.target_seat);
-      if (ev.comment) b.comments.set(ev.seat, ev.comment);
+      kit.ballots.cast(roundRec(m, ev.round), ev);
     },
     vote_warning(m, ev) {
       m.deadline = ev.deadline_ts || m.deadline;
@@ -100,9 +79,7 @@ export default function undercover(kit) {
       roundRec(m, ev.round).abstained.push(...(ev.seats || []));
     },
     votes_voided(m, ev) {
-      for (const b of roundRec(m, ev.round).ballots) {
-        for (const seat of ev.voter_seats || []) if (b.votes.get(seat) === ev.target_seat) b.votes.delete(seat);
-      }
+      kit.ballots.voided(roundRec(m, ev.round), ev);
     },
     vote_tied(m, ev) {
       roundRec(m, ev.round).ties.push(ev);
@@ -121,10 +98,9 @@ export default function undercover(kit) {
     last_words_posted: lastWords,
     last_words_skipped: lastWords,
     player_conceded(m, ev) {
+      floorPassed(m, ev);
       if (m.stage !== "vote") return;
-      const b = ballot(m, m.round, m.pk);
-      b.voters = b.voters.filter((s) => s !== ev.seat);
-      b.votes.delete(ev.seat);
+      kit.ballots.left(roundRec(m, m.round), m.pk, ev.seat);
     },
     whisper_sent(m, ev) {
       m.whispers = ev.count || m.whispers + 1;
@@ -286,8 +262,7 @@ export default function undercover(kit) {
     init(model, snap) {
       Object.assign(model, {
         pk: false,
-        order: [],
-        spoken: new Set(),
+        speaker: null,
         pkCandidates: [],
         pending: null, // the seat voted out while its last words / guess are awaited
         rounds: new Map(),

@@ -66,14 +66,9 @@ export default function werewolf(kit) {
     return rec && rec.ballots.length ? rec.ballots[rec.ballots.length - 1] : null;
   }
 
+  // Where the floor is, as the public events say it (phase_started, and the event that passed the floor).
   function currentSpeaker(model) {
-    if (model.stage !== "speak") return null;
-    return model.order.find((s) => !model.spoken.has(s) && model.players.get(s)?.alive) ?? null;
-  }
-
-  function deadlineAfter(model, ev) {
-    const at = Date.parse(ev.ts);
-    return Number.isNaN(at) ? null : Math.ceil(at / 1000 + Number(model.config.speak_timeout || 0));
+    return model.stage === "speak" ? model.speaker : null;
   }
 
   function setRole(model, seat, role) {
@@ -89,13 +84,11 @@ export default function werewolf(kit) {
       m.after = null;
       m.pkCandidates = [];
     } else if (m.stage === "speak") {
-      m.order = ev.speaking_order || [];
-      m.spoken = new Set();
+      m.speaker = ev.current_speaker_seat ?? null;
       m.after = "night";
-      if (m.pk) m.pkCandidates = [...m.order];
+      if (m.pk) m.pkCandidates = [...(ev.speaking_order || [])];
     } else if (m.stage === "vote") {
-      const living = M.seats(m).filter((p) => p.alive).map((p) => p.seat);
-      ballot(m, m.round, m.pk).voters = living.filter((s) => !(m.pk && m.pkCandidates.includes(s)));
+      ballot(m, m.round, m.pk).voters = ev.voters || [];
     } else if (m.stage === "hunter" || m.stage === "last_words") {
       m.acting = ev.seat ?? null;
       m.after = roundRec(m, m.round).result ? "vote" : "night";
@@ -103,8 +96,9 @@ export default function werewolf(kit) {
   }
 
   function spoke(m, ev) {
-    m.spoken.add(ev.seat);
-    m.deadline = deadlineAfter(m, ev);
+    if (!("next_speaker_seat" in ev)) return;
+    m.speaker = ev.next_speaker_seat;
+    if (ev.deadline_ts) m.deadline = ev.deadline_ts;
   }
 
   function out(m, seat, round, how, role, camp) {
@@ -206,6 +200,7 @@ export default function werewolf(kit) {
     player_conceded(m, ev) {
       const p = m.players.get(ev.seat);
       if (p) Object.assign(p, { out: "conceded", revealed_camp: ev.revealed_camp || campOf(ev.revealed_role) });
+      spoke(m, ev);
       if (m.stage !== "vote") return;
       const b = ballot(m, m.round, m.pk);
       b.voters = b.voters.filter((s) => s !== ev.seat);
@@ -559,8 +554,7 @@ export default function werewolf(kit) {
       Object.assign(model, {
         viewerSeat: snap.you ? snap.you.seat : null,
         pk: false,
-        order: [],
-        spoken: new Set(),
+        speaker: null,
         pkCandidates: [],
         acting: null, // the dead seat shooting or saying its last words
         after: null, // "night" or "vote": what the dead who act follow

@@ -97,6 +97,45 @@ export function makeKit(T) {
       typeof ev.text === "string" ? h("span", { class: "raw-text", text: ev.text }) : null));
   }
 
+  // ---- the ballot fold ---------------------------------------------------------------------------------------
+
+  // A round record's `ballots` (the main vote, pk=false, and its PK revote) as the public events build them:
+  // `phase_started` names the voters, `vote_cast` adds a vote, `votes_voided` takes back votes for a seat that
+  // left, and a seat that leaves mid-vote drops out.
+  function ballotIn(rec, pk) {
+    let found = rec.ballots.find((b) => b.pk === pk);
+    if (!found) {
+      found = { pk, voters: [], votes: new Map(), comments: new Map() };
+      rec.ballots.push(found);
+    }
+    return found;
+  }
+
+  function lastBallot(rec) {
+    return rec && rec.ballots.length ? rec.ballots[rec.ballots.length - 1] : null;
+  }
+
+  const ballots = {
+    opened(rec, ev) {
+      ballotIn(rec, Boolean(ev.pk)).voters = ev.voters || [];
+    },
+    cast(rec, ev) {
+      const b = ballotIn(rec, Boolean(ev.pk));
+      b.votes.set(ev.seat, ev.target_seat);
+      if (ev.comment) b.comments.set(ev.seat, ev.comment);
+    },
+    voided(rec, ev) {
+      for (const b of rec.ballots) {
+        for (const seat of ev.voter_seats || []) if (b.votes.get(seat) === ev.target_seat) b.votes.delete(seat);
+      }
+    },
+    left(rec, pk, seat) {
+      const b = ballotIn(rec, pk);
+      b.voters = b.voters.filter((s) => s !== seat);
+      b.votes.delete(seat);
+    },
+  };
+
   // ---- a ballot ---------------------------------------------------------------------------------------------
 
   // One vote of round `round`: `b` is {voters: [seat], votes: Map voter → target, pk}; `counts` (seat → n)
@@ -138,6 +177,6 @@ export function makeKit(T) {
   return {
     T, h, fill, format, clear, M,
     seatLabel, roleLabel, avatar, who, names, roleChip, statusChip, turn,
-    item, system, tag, bubble, common, raw, ballotView,
+    item, system, tag, bubble, common, raw, ballotView, ballotIn, lastBallot, ballots,
   };
 }

@@ -8,7 +8,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from app.games.kit import Abort, Command, Concede, Join, Outcome, TakeOver, Timeout
-from app.games.undercover.config import UndercoverConfig, parse_config
+from app.games.kit.game import parse_config as kit_parse_config
+from app.games.undercover.config import UndercoverConfig
 from app.games.undercover.game import GAME
 from app.games.undercover.state import MatchState, Player, RevealAction, WordPair
 from app.games.undercover.view import next_action, public_fields, wordpair
@@ -21,6 +22,11 @@ Speak, Skip, Vote = COMMANDS.factory("speak"), COMMANDS.factory("skip"), COMMAND
 Whisper, LastWords = COMMANDS.factory("whisper"), COMMANDS.factory("last_words")
 GuessWord, Debate, DebatePass = COMMANDS.factory("guess_word"), COMMANDS.factory("debate"), COMMANDS.factory(
     "debate_pass")
+
+
+def parse_config(raw: Any) -> UndercoverConfig:
+    """The config model validates `raw` (`invalid_config` naming the first bad field otherwise)."""
+    return kit_parse_config(UndercoverConfig, raw)
 
 
 def apply(state: MatchState, command: Command, *, now: float,

@@ -6,8 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from app.games.kit import Abort, Command, Concede, Join, Outcome, TakeOver, Timeout
+from app.games.kit.game import parse_config as kit_parse_config
 from app.games.werewolf.commands import NightActionName
-from app.games.werewolf.config import WerewolfConfig, parse_config
+from app.games.werewolf.config import WerewolfConfig
 from app.games.werewolf.game import GAME
 from app.games.werewolf.state import MatchState
 from app.games.werewolf.view import god_fields, next_action, public_fields
@@ -21,6 +22,11 @@ Vote, Whisper, LastWords = COMMANDS.factory("vote"), COMMANDS.factory("whisper")
 Shoot = COMMANDS.factory("shoot")
 parse_command = GAME.parse_action
 ACTIONS = GAME.actions
+
+
+def parse_config(raw: Any) -> WerewolfConfig:
+    """The config model validates `raw` (`invalid_config` naming the first bad field otherwise)."""
+    return kit_parse_config(WerewolfConfig, raw)
 
 
 def apply(state: MatchState, command: Command, *, now: float) -> Outcome[MatchState]:

@@ -7,7 +7,8 @@ from typing import Any
 import pytest
 
 from app.games.base import GameError
-from app.games.werewolf.config import PRESETS, ROLES, WerewolfConfig, parse_config
+from app.games.werewolf.config import PRESETS, ROLES, WerewolfConfig
+from tests.games.werewolf.rules import parse_config
 
 
 @pytest.mark.parametrize("n", range(6, 13))

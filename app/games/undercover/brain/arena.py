@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 from app.games.brains import Simulate
-from app.games.undercover.config import UndercoverConfig, parse_config
+from app.games.kit.game import parse_config
+from app.games.undercover.config import UndercoverConfig
 
 # The personas' last words and the blank's guess are extensions (off by default): the arena turns them on.
 CONFIGS: tuple[dict[str, Any], ...] = (
@@ -110,7 +111,7 @@ def game_setup(seed: int, index: int, cast: Sequence[Any]) -> tuple[UndercoverCo
     """The config, the seat personas (drawn from `cast`) and the engine seed of game `index` of a run seeded
     `seed`."""
     dice = random.Random(f"arena:{seed}:{index}")
-    config = parse_config(dict(CONFIGS[index % len(CONFIGS)]))
+    config = parse_config(UndercoverConfig, dict(CONFIGS[index % len(CONFIGS)]))
     personas: list[Any] = []
     while len(personas) < config.n_players:
         batch = list(cast)

@@ -38,11 +38,12 @@ from app.bots.arena import simulator
 from app.bots.personas import PERSONAS, Persona
 from app.games.brains import Simulate
 from app.games.installed import bot_play, installed
+from app.games.kit.game import parse_config
 from app.games.undercover.brain import arena
 from app.games.undercover.brain.arena import GameRecord, play_game
 from app.games.undercover.brain.claims import comment_claims
 from app.games.undercover.brain.context import context_from_snapshot
-from app.games.undercover.config import parse_config
+from app.games.undercover.config import UndercoverConfig
 from app.games.undercover.text import normalise
 
 TABLES: dict[str, dict[str, Any]] = {
@@ -103,7 +104,7 @@ def play(games: int, seed: int) -> Games:
     number = 0
     for index in range(games):
         for name, raw in TABLES.items():
-            config = parse_config(dict(raw))
+            config = parse_config(UndercoverConfig, dict(raw))
             dice = random.Random(f"quality:{seed}:{name}:{index}")
             personas: list[Persona] = list(PERSONAS)
             dice.shuffle(personas)
