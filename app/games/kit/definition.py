@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, TypeVar
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
-from app.games.base import ErrorSpec, Event
+from app.games.base import ErrorSpec, Event, GameError
 from app.games.kit.state import KitSeat
 from app.games.kit.step import Step
 from app.games.kit.turns import Turns
@@ -22,6 +22,7 @@ from app.games.kit.voting import Ballot
 StateT = TypeVar("StateT", bound=BaseModel)
 """A `KitState` (or a `RoundState`): the kit reads seed, seq, status, phase, players, the clock and the result."""
 StepT = TypeVar("StepT", bound=Step[Any])
+FormT = TypeVar("FormT", bound=BaseModel)
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,19 @@ class QuickStart:
     """A room for friends: the person opens it and shares the invite link; the official bots take only the seats
     the config leaves them (`app.games.installed.bot_seats`), when the host asks (`POST /api/matches/{id}/fill`) or
     after the fill wait. False: the bots take every other seat at once."""
+
+
+def parse_choices(model: type[FormT], choices: Mapping[str, Any] | None) -> FormT:
+    """A quick start's choices read by its form model; 422 `invalid_config` naming `choices.<field>` otherwise."""
+    if choices is not None and not isinstance(choices, Mapping):
+        raise GameError("invalid_config", "choices must be a JSON object", field="choices")
+    try:
+        return model.model_validate(dict(choices or {}))
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        name = ".".join(str(part) for part in first.get("loc") or ()) or "choices"
+        message = "unknown choice" if first["type"] == "extra_forbidden" else first["msg"]
+        raise GameError("invalid_config", f"choices.{name}: {message}", field=f"choices.{name}") from None
 
 
 @dataclass(frozen=True)

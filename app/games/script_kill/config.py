@@ -70,10 +70,14 @@ class ScriptKillConfig(BaseModel):
     @field_validator("script")
     @classmethod
     def _known(cls, script: str) -> str:
-        if script not in script_ids():
-            raise ValueError(f"unknown script {script!r}; shipped: {', '.join(script_ids())}")
-        return script
+        return known_script(script)
 
+
+def known_script(script: str) -> str:
+    """A shipped script's id, or a `ValueError` naming the shipped ones (the config's and the form's check)."""
+    if script not in script_ids():
+        raise ValueError(f"unknown script {script!r}; shipped: {', '.join(script_ids())}")
+    return script
 
 
 def npc_seats(config: Mapping[str, Any]) -> int:

@@ -14,10 +14,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, JsonValue, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, JsonValue, field_validator
 
-from app.games.base import GameError
-from app.games.script_kill.config import MAX_NPC_SEATS, N_PLAYERS, default_script
+from app.games.kit import parse_choices
+from app.games.script_kill.config import MAX_NPC_SEATS, N_PLAYERS, default_script, known_script
 from app.games.script_kill.package import load_script, script_ids
 from app.games.script_kill.stages import SUB_STAGES, Timing
 
@@ -36,22 +36,12 @@ class ScriptKillQuickStart(BaseModel):
     @field_validator("script")
     @classmethod
     def _known(cls, script: str) -> str:
-        if script not in script_ids():
-            raise ValueError(f"unknown script {script!r}; shipped: {', '.join(script_ids())}")
-        return script
+        return known_script(script)
 
 
 def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
     """The config the choices ask for."""
-    if choices is not None and not isinstance(choices, Mapping):
-        raise GameError("invalid_config", "choices must be a JSON object", field="choices")
-    try:
-        picked = ScriptKillQuickStart.model_validate(dict(choices or {}))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = ".".join(str(part) for part in first.get("loc") or ()) or "choices"
-        message = "unknown choice" if first["type"] == "extra_forbidden" else first["msg"]
-        raise GameError("invalid_config", f"choices.{name}: {message}", field=f"choices.{name}") from None
+    picked = parse_choices(ScriptKillQuickStart, choices)
     return {"n_players": N_PLAYERS, "script": picked.script, "timing": picked.timing, "npc_seats": picked.npc_seats}
 
 

@@ -18,9 +18,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.base import GameError
+from app.games.kit import parse_choices
 from app.games.undercover.wordpairs import default_library
 
 Pace = Literal["quick", "standard", "hell"]
@@ -66,15 +67,7 @@ def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def _parse(choices: Mapping[str, Any] | None) -> UndercoverQuickStart:
-    if choices is not None and not isinstance(choices, Mapping):
-        raise GameError("invalid_config", "choices must be a JSON object", field="choices")
-    try:
-        picked = UndercoverQuickStart.model_validate(dict(choices or {}))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = ".".join(str(part) for part in first.get("loc") or ()) or "choices"
-        message = "unknown choice" if first["type"] == "extra_forbidden" else first["msg"]
-        raise GameError("invalid_config", f"choices.{name}: {message}", field=f"choices.{name}") from None
+    picked = parse_choices(UndercoverQuickStart, choices)
     if picked.category is not None and picked.category not in default_library().tags():
         raise GameError("invalid_config", f"choices.category: unknown category {picked.category!r}",
                         field="choices.category")

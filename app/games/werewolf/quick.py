@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
-from app.games.base import GameError
+from app.games.kit import parse_choices
 from app.games.werewolf.config import PRESETS
 
 Pace = Literal["quick", "standard", "relaxed"]
@@ -48,15 +48,7 @@ def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
 
 
 def _parse(choices: Mapping[str, Any] | None) -> WerewolfQuickStart:
-    if choices is not None and not isinstance(choices, Mapping):
-        raise GameError("invalid_config", "choices must be a JSON object", field="choices")
-    try:
-        return WerewolfQuickStart.model_validate(dict(choices or {}))
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        name = ".".join(str(part) for part in first.get("loc") or ()) or "choices"
-        message = "unknown choice" if first["type"] == "extra_forbidden" else first["msg"]
-        raise GameError("invalid_config", f"choices.{name}: {message}", field=f"choices.{name}") from None
+    return parse_choices(WerewolfQuickStart, choices)
 
 
 def quick_options() -> dict[str, Any]:
