@@ -12,6 +12,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from app.games.kit.requests import LastWords, Whisper
+
 _TEXT = ("at most 500 characters (longer → 422 `text_too_long`); must not contain your own word (422 "
          "`speech_contains_secret_word`); text imitating the server, the host or a system message is flagged "
          "`instruction_like` on its event, or refused with 422 `speech_looks_like_instruction` in a compete_mode "
@@ -49,19 +51,15 @@ class VoteAction(_Action):
     comment: StrictStr | None = Field(default=None, description="public reason, same rules as a speech")
 
 
-class WhisperAction(_Action):
-    """Talk privately to a fellow undercover (only with `config.allow_whisper`)."""
-
-    type: Literal["whisper"]
-    target_seat: StrictInt
-    text: StrictStr = Field(description=_TEXT)
+class WhisperAction(Whisper, _Action):
+    """Talk privately to a fellow undercover (only with `config.allow_whisper`). The text must not contain your own
+    word (422 `speech_contains_secret_word`); text imitating the server is flagged or, in compete_mode, refused."""
 
 
-class LastWordsAction(_Action):
-    """Say goodbye after being voted out (only with `config.last_words`; next_action `last_words`)."""
-
-    type: Literal["last_words"]
-    text: StrictStr = Field(description=_TEXT)
+class LastWordsAction(LastWords, _Action):
+    """Say goodbye after being voted out (only with `config.last_words`; next_action `last_words`). The text must not
+    contain your own word (422 `speech_contains_secret_word`); text imitating the server is flagged or, in
+    compete_mode, refused."""
 
 
 class GuessWordAction(_Action):

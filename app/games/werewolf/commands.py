@@ -21,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
+from app.games.kit.requests import LastWords, Whisper
+
 NightActionName = Literal["kill", "check", "guard", "save", "poison", "pass"]
 
 
@@ -69,19 +71,13 @@ class VoteRequest(_Request):
     comment: StrictStr | None = Field(None, description="optional public reason, " + _TEXT)
 
 
-class WhisperRequest(_Request):
-    """A wolf talks to the pack at night (only with `config.allow_whisper`); every living wolf reads it."""
-
-    type: Literal["whisper"]
-    target_seat: StrictInt = Field(description="a living fellow wolf")
-    text: StrictStr = Field(description=_TEXT)
+class WhisperRequest(Whisper, _Request):
+    """A wolf talks to the pack at night (only with `config.allow_whisper`): `target_seat` a living fellow wolf;
+    every living wolf reads it."""
 
 
-class LastWordsRequest(_Request):
+class LastWordsRequest(LastWords, _Request):
     """Say your last words (next_action `last_words`)."""
-
-    type: Literal["last_words"]
-    text: StrictStr = Field(description=_TEXT)
 
 
 class ShootRequest(_Request):
