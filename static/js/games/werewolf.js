@@ -51,20 +51,8 @@ export default function werewolf(kit) {
     return model.rounds.get(n);
   }
 
-  function ballot(model, n, pk) {
-    const rec = roundRec(model, n);
-    let found = rec.ballots.find((b) => b.pk === pk);
-    if (!found) {
-      found = { pk, voters: [], votes: new Map(), comments: new Map() };
-      rec.ballots.push(found);
-    }
-    return found;
-  }
-
-  function latestBallot(model, n) {
-    const rec = model.rounds.get(n);
-    return rec && rec.ballots.length ? rec.ballots[rec.ballots.length - 1] : null;
-  }
+  // The ballots of a round are the shell's fold (kit.ballots): the main vote and its PK revote.
+  const latestBallot = (model, n) => kit.lastBallot(model.rounds.get(n));
 
   // Where the floor is, as the public events say it (phase_started, and the event that passed the floor).
   function currentSpeaker(model) {
@@ -88,7 +76,7 @@ export default function werewolf(kit) {
       m.after = "night";
       if (m.pk) m.pkCandidates = [...(ev.speaking_order || [])];
     } else if (m.stage === "vote") {
-      ballot(m, m.round, m.pk).voters = ev.voters || [];
+      kit.ballots.opened(roundRec(m, m.round), { ...ev, pk: m.pk });
     } else if (m.stage === "hunter" || m.stage === "last_words") {
       m.acting = ev.seat ?? null;
       m.after = roundRec(m, m.round).result ? "vote" : "night";
@@ -161,17 +149,13 @@ export default function werewolf(kit) {
       out(m, ev.seat, ev.round, how, ev.revealed_role, ev.revealed_camp);
     },
     vote_cast(m, ev) {
-      const b = ballot(m, ev.round, Boolean(ev.pk));
-      b.votes.set(ev.seat, ev.target_seat);
-      if (ev.comment) b.comments.set(ev.seat, ev.comment);
+      kit.ballots.cast(roundRec(m, ev.round), ev);
     },
     vote_abstained(m, ev) {
       roundRec(m, ev.round).abstained.push(...(ev.seats || []));
     },
     votes_voided(m, ev) {
-      for (const b of roundRec(m, ev.round).ballots) {
-        for (const seat of ev.voter_seats || []) if (b.votes.get(seat) === ev.target_seat) b.votes.delete(seat);
-      }
+      kit.ballots.voided(roundRec(m, ev.round), ev);
     },
     vote_tied(m, ev) {
       roundRec(m, ev.round).ties.push(ev);
@@ -202,9 +186,7 @@ export default function werewolf(kit) {
       if (p) Object.assign(p, { out: "conceded", revealed_camp: ev.revealed_camp || campOf(ev.revealed_role) });
       spoke(m, ev);
       if (m.stage !== "vote") return;
-      const b = ballot(m, m.round, m.pk);
-      b.voters = b.voters.filter((s) => s !== ev.seat);
-      b.votes.delete(ev.seat);
+      kit.ballots.left(roundRec(m, m.round), m.pk, ev.seat);
     },
     match_finished(m, ev) {
       Object.assign(m, { acting: null, pk: false });
