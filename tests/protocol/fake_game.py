@@ -2,10 +2,9 @@
 
 2–4 seats. When the table is full the seed picks one seat as the `keeper`; only the keeper learns the flame's
 colour (`private:role:keeper`), and each seat gets a greeting only it sees (`private:seat:N`). Then every seat in
-turn passes the lantern to another seat (`pass_lantern`, own error `lantern_to_self` with status 418 when it
-names itself). After one pass per seat the match ends: the keeper's side wins if the lantern ends in the keeper's
-hands, else the guests win. A turn left idle for `turn_timeout` seconds passes the lantern to the next seat.
-"""
+turn passes the lantern to another seat (`pass_lantern`, own error `lantern_to_self` with status 418 when it names
+itself). After one pass per seat the match ends: the keeper's side wins if the lantern ends in the keeper's hands,
+else the guests win. A turn left idle for `turn_timeout` seconds passes the lantern to the next seat."""
 
 from __future__ import annotations
 
