@@ -18,6 +18,7 @@ from app.db import matches as repo
 from app.protocol import registry
 from app.services.match import matches
 from app.services.match.shell import Shell
+from app.services.platform.background import Background
 
 log = logging.getLogger("wodi.afterword")
 
@@ -48,21 +49,18 @@ async def rewrite(shell: Shell, match_id: str, writer: Writer, budget: float) ->
     return await matches.record_rewrite(shell, match_id, proposal)
 
 
-class Afterwords:
+class Afterwords(Background):
     """The after-the-end tasks of one process (none when no writer is configured)."""
 
     def __init__(self, shell: Shell, writer: Writer | None, budget: float) -> None:
+        super().__init__()
         self.shell = shell
         self.writer = writer
         self.budget = budget
-        self.tasks: set[asyncio.Task[bool]] = set()
 
     def ended(self, match_id: str) -> None:
-        if self.writer is None:
-            return
-        task = asyncio.get_running_loop().create_task(self._run(match_id), name=f"wodi-afterword-{match_id}")
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        if self.writer is not None:
+            self.spawn(self._run(match_id), f"wodi-afterword-{match_id}")
 
     async def _run(self, match_id: str) -> bool:
         assert self.writer is not None
@@ -72,14 +70,7 @@ class Afterwords:
             log.exception("match %s: afterword failed", match_id)
             return False
 
-    async def idle(self) -> None:
-        """Wait for every running task (tests; shutdown)."""
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
-
     async def stop(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        await asyncio.gather(*list(self.tasks), return_exceptions=True)
+        await super().stop()
         if self.writer is not None and hasattr(self.writer, "aclose"):
             await self.writer.aclose()

@@ -10,7 +10,6 @@ ends the run: `status` `stopped`, the report's `ended_reason` `agent_stopped_ans
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import dataclasses
 import logging
@@ -29,6 +28,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services.match.shell import Shell
 from app.services.platform import benchmark_games as games_of
+from app.services.platform.background import Background
 from app.services.platform.benchmark_report import GameFacts, report
 from app.services.platform.reference_pool import POOLS, brain_digest, pool
 from app.services.platform.seat_plan import PlannedGame, plan
@@ -159,20 +159,15 @@ def build_report(bench: Benchmark) -> dict[str, Any]:
     return {"pool": bench.pool, "brain_digest": brain_digest(bench.game), **body}
 
 
-class BenchmarkRunner:
+class BenchmarkRunner(Background):
     """Moves runs on when their matches end (tasks of this process), and resumes running ones at start-up."""
 
     def __init__(self, shell: Shell) -> None:
+        super().__init__()
         self.shell = shell
-        self.tasks: set[asyncio.Task[None]] = set()
 
     def ended(self, match_id: str) -> None:
-        self._spawn(self._after(match_id), f"wodi-benchmark-{match_id}")
-
-    def _spawn(self, work: Any, name: str) -> None:
-        task = asyncio.get_running_loop().create_task(work, name=name)
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.spawn(self._after(match_id), f"wodi-benchmark-{match_id}")
 
     async def _after(self, match_id: str) -> None:
         try:
@@ -187,7 +182,7 @@ class BenchmarkRunner:
         async with self.shell.db.reader() as session:
             running = await repo.running_ids(session)
         for benchmark_id in running:
-            self._spawn(self._resume(benchmark_id), f"wodi-benchmark-resume-{benchmark_id}")
+            self.spawn(self._resume(benchmark_id), f"wodi-benchmark-resume-{benchmark_id}")
 
     async def _resume(self, benchmark_id: str) -> None:
         try:
@@ -195,13 +190,3 @@ class BenchmarkRunner:
         except Exception:
             log.exception("resuming benchmark %s failed", benchmark_id)
 
-    async def idle(self) -> None:
-        """Wait for every running task (tests; shutdown)."""
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
-
-    async def stop(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        with contextlib.suppress(Exception):
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)

@@ -14,8 +14,6 @@ alone. Empty seats are taken by the frozen reference pool (`reference_pool`), ma
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import math
 import random
@@ -40,6 +38,7 @@ from app.services.match.matches import Applied
 from app.services.match.seeded_matches import SeatSpec, open_in, published
 from app.services.match.shell import Shell
 from app.services.platform import tournament_pairing as pairing
+from app.services.platform.background import Background
 from app.services.platform.benchmarks import _config, _game
 from app.services.platform.reference_pool import CURRENT, pool
 from app.services.platform.seat_plan import dealt_sides
@@ -361,13 +360,13 @@ async def step(shell: Shell, tournament_id: str) -> float | None:
     return due
 
 
-class TournamentRunner:
+class TournamentRunner(Background):
     """Moves events on: when the scheduler finds one due (`fire`), when one of their matches ends (`ended`), and
     every live one at start-up."""
 
     def __init__(self, shell: Shell, wake: Wake) -> None:
+        super().__init__()
         self.shell, self.wake = shell, wake
-        self.tasks: set[asyncio.Task[None]] = set()
 
     async def fire(self, tournament_id: str) -> None:
         self.wake(await step(self.shell, tournament_id))
@@ -376,9 +375,7 @@ class TournamentRunner:
         self.wake(due)
 
     def ended(self, match_id: str) -> None:
-        task = asyncio.get_running_loop().create_task(self._after(match_id), name=f"wodi-tournament-{match_id}")
-        self.tasks.add(task)
-        task.add_done_callback(self.tasks.discard)
+        self.spawn(self._after(match_id), f"wodi-tournament-{match_id}")
 
     async def _after(self, match_id: str) -> None:
         try:
@@ -398,15 +395,6 @@ class TournamentRunner:
             except Exception:
                 log.exception("resuming tournament %s failed", tournament_id)
 
-    async def idle(self) -> None:
-        while self.tasks:
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
-
-    async def stop(self) -> None:
-        for task in list(self.tasks):
-            task.cancel()
-        with contextlib.suppress(Exception):
-            await asyncio.gather(*list(self.tasks), return_exceptions=True)
 
 
 def start_time(view: Mapping[str, Any]) -> float:
