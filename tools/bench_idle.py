@@ -140,8 +140,9 @@ def main() -> None:
     p50, p99 = (percentile(reads, q) * 1000 for q in (0.5, 0.99))
     print(f"held {args.polls} long-polls (answered {answered}) and {args.streams} streams (opened {opened}) for "
           f"{args.hold:.0f}s; errors {errors}")
-    print(f"the server held at the measuring moment: {held_by_server.get('wodi_longpolls_held', 0):.0f} waiters (long-polls and the streams' waits), "
-          f"{held_by_server.get('wodi_streams_held', 0):.0f} streams (its /metrics)")
+    waiters, held_streams = held_by_server.get("wodi_longpolls_held", 0), held_by_server.get("wodi_streams_held", 0)
+    print(f"the server held at the measuring moment: {waiters:.0f} waiters (long-polls and the streams' waits), "
+          f"{held_streams:.0f} streams (its /metrics)")
     print(f"server resident memory: {idle_rss:.0f} MB before, {peak_rss:.0f} MB while holding them")
     print(f"snapshot read meanwhile: p50 {p50:.1f} ms, p99 {p99:.1f} ms (n={len(reads)})")
     print(f"SUMMARY idle {database.split(':', 1)[0]}: {args.polls} long-polls + {args.streams} streams, "
