@@ -27,7 +27,7 @@ from tools.bench import percentile, register, spawn
 
 def held_now(base_url: str) -> dict[str, float]:
     """The server's own count of what it holds (`/metrics`: wodi_longpolls_held, wodi_streams_held)."""
-    text = httpx.get(f"{base_url}/metrics", timeout=30).text
+    text = httpx.get(f"{base_url}/metrics", timeout=30).text  # a blocking read: the sampling loop waits for it
     return {line.split("{")[0]: float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
             if line.startswith(("wodi_longpolls_held{", "wodi_streams_held{"))}
 
@@ -98,16 +98,20 @@ def _worker(job: tuple[str, str, int, int, float]) -> tuple[int, int, int]:
     return asyncio.run(hold(*job))
 
 
-async def sample_reads(base_url: str, match_id: str, seconds: float) -> list[float]:
+async def sample_reads(base_url: str, match_id: str, seconds: float) -> tuple[list[float], dict[str, float]]:
+    """A snapshot read once a second, and the most the server said it held (`/metrics`) over those seconds."""
     times: list[float] = []
+    most: dict[str, float] = {}
     async with httpx.AsyncClient(base_url=base_url, timeout=30) as client:
         until = time.monotonic() + seconds
         while time.monotonic() < until:
             began = time.perf_counter()
             (await client.get(f"/api/matches/{match_id}")).raise_for_status()
             times.append(time.perf_counter() - began)
+            for name, value in held_now(base_url).items():
+                most[name] = max(most.get(name, 0.0), value)
             await asyncio.sleep(1)
-    return times
+    return times, most
 
 
 def main() -> None:
@@ -131,8 +135,8 @@ def main() -> None:
         with ProcessPoolExecutor(args.workers) as pool:
             held = pool.map(_worker, share)
             time.sleep(min(20.0, args.hold / 3))  # let every connection open before measuring
-            reads = asyncio.run(sample_reads(base_url, match_id, args.hold / 2))
-            peak_rss, held_by_server = rss_mb(server.pid), held_now(base_url)
+            reads, held_by_server = asyncio.run(sample_reads(base_url, match_id, args.hold / 2))
+            peak_rss = rss_mb(server.pid)
             answered, opened, errors = (sum(x) for x in zip(*held, strict=True))
     finally:
         server.terminate()
@@ -141,7 +145,7 @@ def main() -> None:
     print(f"held {args.polls} long-polls (answered {answered}) and {args.streams} streams (opened {opened}) for "
           f"{args.hold:.0f}s; errors {errors}")
     waiters, held_streams = held_by_server.get("wodi_longpolls_held", 0), held_by_server.get("wodi_streams_held", 0)
-    print(f"the server held at the measuring moment: {waiters:.0f} waiters (long-polls and the streams' waits), "
+    print(f"the most the server held while sampled: {waiters:.0f} waiters (long-polls and the streams' waits), "
           f"{held_streams:.0f} streams (its /metrics)")
     print(f"server resident memory: {idle_rss:.0f} MB before, {peak_rss:.0f} MB while holding them")
     print(f"snapshot read meanwhile: p50 {p50:.1f} ms, p99 {p99:.1f} ms (n={len(reads)})")
