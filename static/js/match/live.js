@@ -37,13 +37,15 @@ function ingest(events) {
 }
 
 let refreshing = null;
+let asked = 0; // snapshot reads started: an answer is used only if no later read started (a join changes the viewer)
 
 async function refreshSnapshot() {
   if (refreshing) return refreshing;
   refreshing = (async () => {
     try {
+      const ticket = ++asked;
       const snap = await getJSON(API, 15000);
-      if (!M.isTerminal(snap.status)) {
+      if (ticket === asked && !M.isTerminal(snap.status)) {
         state.snap = snap;
         if (state.view === "all") renderBoard(state.model);
       }
@@ -58,8 +60,11 @@ async function refreshSnapshot() {
 
 // After the seat holder acts: the seat's own view now, without waiting for the long-poll.
 onRefresh(async () => {
+  const ticket = ++asked;
   try {
-    state.snap = await getJSON(API, 15000);
+    const snap = await getJSON(API, 15000);
+    if (ticket !== asked) return;
+    state.snap = snap;
   } catch {
     return;
   }
