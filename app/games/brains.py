@@ -109,3 +109,11 @@ def one_line(answer: str) -> str:
     """The first non-empty line of a text, without surrounding quotes."""
     lines = [line.strip() for line in answer.strip().splitlines() if line.strip()]
     return lines[0].strip(_QUOTES).strip() if lines else ""
+
+
+def vote_action(target: int | None, comment: Callable[[int], str | None]) -> dict[str, Any] | None:
+    """A brain's vote: none without a target, else the target and the brain's comment when it has one."""
+    if target is None:
+        return None
+    said = comment(target)
+    return {"type": "vote", "target_seat": target, **({"comment": said} if said else {})}

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.brains import BotPlay
+from app.games.brains import BotPlay, vote_action
 from app.games.undercover.brain import arena, llm, recap
 from app.games.undercover.brain.context import context_from_snapshot
 from app.games.undercover.brain.debating import debate_action
@@ -53,14 +53,8 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
         text = compose_speech(ctx, style, rng)
         return {"type": "speak", "text": text} if text else {"type": "skip"}
     if action == "vote":
-        target = choose_vote(ctx, style, rng, random_vote=baseline)
-        if target is None:
-            return None
-        body: dict[str, Any] = {"type": "vote", "target_seat": target}
-        comment = vote_comment(ctx, style, target, rng)
-        if comment:
-            body["comment"] = comment
-        return body
+        return vote_action(choose_vote(ctx, style, rng, random_vote=baseline),
+                           lambda target: vote_comment(ctx, style, target, rng))
     if action == "last_words":
         return {"type": "last_words", "text": compose_last_words(ctx, style, rng)}
     if action == "guess_word":

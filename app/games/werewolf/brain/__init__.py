@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from app.games.brains import BotPlay
+from app.games.brains import BotPlay, vote_action
 from app.games.werewolf.brain import baseline as random_player
 from app.games.werewolf.brain.day import speech, vote_comment, vote_target
 from app.games.werewolf.brain.night import guard_target, seer_target, shot, witch_action, wolf_target
@@ -51,14 +51,7 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
     if action == "shoot":
         return {"type": "shoot", "target_seat": shot(table)}
     if action == "vote":
-        target = vote_target(table, style, rng)
-        if target is None:
-            return None
-        body: dict[str, Any] = {"type": "vote", "target_seat": target}
-        comment = vote_comment(table, style, rng, target)
-        if comment:
-            body["comment"] = comment
-        return body
+        return vote_action(vote_target(table, style, rng), lambda target: vote_comment(table, style, rng, target))
     return None
 
 
