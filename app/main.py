@@ -38,6 +38,7 @@ from app.api import (
     webhooks,
 )
 from app.api.edge import EdgeGuard
+from app.api.hot import HotPaths
 from app.api.idempotency import IdempotencyGuard
 from app.api.middleware import RequestIdMiddleware
 from app.runtime import Runtime
@@ -91,7 +92,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
     app.state.runtime = runtime
-    app.add_middleware(IdempotencyGuard)  # innermost: it sees only bodies the edge guard has accepted
+    app.add_middleware(HotPaths)  # innermost: an agent's snapshot, events and action, beneath the router
+    app.add_middleware(IdempotencyGuard)  # it sees only bodies the edge guard has accepted
     app.add_middleware(EdgeGuard)  # inner: its refusals carry the request id and headers too
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
     errors.install(app)

@@ -21,6 +21,7 @@ MAX_BODY = 64 * 1024  # bytes; the largest legitimate body (a 500-character spee
 MAX_DEPTH = 32  # nesting of JSON arrays and objects
 MAX_META_BYTES = 4096  # a seat's `player.meta`, a proxy's `X-Provider-Agent-Meta`
 _BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+BODY = "wodi.body"  # the scope key of the body the guard read
 
 
 def _refuse_constant(name: str) -> Any:
@@ -169,6 +170,7 @@ class EdgeGuard:
                 return
             raw, messages = await _read_body(receive, _header(scope, b"content-length"))
             check_body(raw, _header(scope, b"content-type"))
+            scope[BODY] = raw  # read once and checked: `app.api.hot` takes it from here
         except _TooLarge:
             await _refuse(send, ApiError("payload_too_large", f"the body is larger than {MAX_BODY} bytes",
                                          limit=MAX_BODY))

@@ -65,6 +65,11 @@ async def _crash(request: Request, exc: Exception) -> JSONResponse:
                    headers={"X-Request-Id": request_id})
 
 
+async def refusal(request: Request, exc: ApiError | GameError) -> JSONResponse:
+    """The answer to a refusal raised outside FastAPI's own handling (`app.api.hot`): the same as inside it."""
+    return await (_api_error(request, exc) if isinstance(exc, ApiError) else _game_error(request, exc))
+
+
 def install(app: FastAPI) -> None:
     """Register the handlers on `app`."""
     app.add_exception_handler(ApiError, _api_error)

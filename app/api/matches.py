@@ -110,9 +110,14 @@ async def join_match(match_id: str, request: Request, runtime: RuntimeDep, provi
 async def act(match_id: str, body: Annotated[dict[str, Any], Body(description=ACTION_BODY)], request: Request,
               runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep, agent: PlayingAgentDep = None,
               play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
-    applied = await service.act(runtime, match_id, caller, body)
-    return _accepted(runtime, applied)
+    return await action_answer(runtime, match_id, body, agent, play_token, owner_id, client_ip(request))
+
+
+async def action_answer(runtime: Runtime, match_id: str, body: dict[str, Any], agent: Agent | None,
+                        play_token: str | None, owner_id: str | None, ip: str) -> dict[str, Any]:
+    """`POST /action` once its caller is known (the route, and `app.api.hot` beneath the router)."""
+    caller = await _writer(runtime, agent, play_token, owner_id, ip)
+    return _accepted(runtime, await service.act(runtime, match_id, caller, body))
 
 
 def _accepted(runtime: Runtime, applied: service.Applied) -> dict[str, Any]:
@@ -162,8 +167,15 @@ async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wa
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
                     agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
     # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
+    return Response(await snapshot_answer(runtime, match_id, agent, play_token, owner_id, wait, wait_for),
+                    media_type=JSON)
+
+
+async def snapshot_answer(runtime: Runtime, match_id: str, agent: Agent | None, play_token: str | None,
+                          owner_id: str | None, wait: float, wait_for: str | None) -> bytes:
+    """`GET /api/matches/{id}` once its caller is known (the route, and `app.api.hot` beneath the router)."""
     caller = await _caller(runtime, agent, play_token, owner_id)
-    return Response(await reads.read_snapshot(runtime, match_id, caller, wait, wait_for), media_type=JSON)
+    return await reads.read_snapshot(runtime, match_id, caller, wait, wait_for)
 
 
 @router.get("/{match_id}/events", response_model=EventsPage, summary="Events after `since` (long-poll with wait)",
@@ -171,8 +183,15 @@ async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wa
 async def get_events(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep,
                      since: Annotated[int, Query(ge=0)] = 0, wait: Wait = 0,
                      agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
+    return Response(await events_answer(runtime, match_id, agent, play_token, owner_id, since, wait),
+                    media_type=JSON)
+
+
+async def events_answer(runtime: Runtime, match_id: str, agent: Agent | None, play_token: str | None,
+                        owner_id: str | None, since: int, wait: float) -> bytes:
+    """`GET /api/matches/{id}/events` once its caller is known (the route, and `app.api.hot`)."""
     caller = await _caller(runtime, agent, play_token, owner_id)
-    return Response(await reads.read_events(runtime, match_id, caller, since, wait), media_type=JSON)
+    return await reads.read_events(runtime, match_id, caller, since, wait)
 
 
 @router.get("", response_model=MatchList, summary="List matches")
