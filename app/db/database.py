@@ -10,13 +10,17 @@ from typing import Any
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 
+from app.encoding import dump_json_text, load_json
+
+JSON_CODEC: dict[str, Any] = {"json_serializer": dump_json_text, "json_deserializer": load_json}
+
 
 def _sqlite_engine(url: str, begin: str | None, pool_size: int) -> AsyncEngine:
     """SQLite with WAL. aiosqlite's own BEGIN is disabled: writers say BEGIN IMMEDIATE, readers run in
     autocommit (each SELECT sees a committed snapshot; saving two thread hops per read)."""
     # A fixed pool: overflow connections would be opened and closed under load, each with its own thread.
     engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=pool_size, max_overflow=0,
-                                 pool_timeout=60)
+                                 pool_timeout=60, **JSON_CODEC)
 
     @event.listens_for(engine.sync_engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:
@@ -47,7 +51,7 @@ class Database:
         else:
             # A fixed pool, as on SQLite: overflow connections were opened and closed again under bursts, each
             # costing a TLS probe, authentication and a fresh prepared-statement cache.
-            self.engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60)
+            self.engine = create_async_engine(url, pool_size=pool_size, max_overflow=0, pool_timeout=60, **JSON_CODEC)
             self._write_engine = self.engine
         # Readers never write and read one row or an append-only range, so they run in autocommit: no BEGIN and
         # ROLLBACK round trips around each SELECT (on SQLite the reader engine is in autocommit already).

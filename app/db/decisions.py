@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, cast
 
-from sqlalchemy import case, func, select, update
+from sqlalchemy import Table, case, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Agent, Decision
@@ -19,6 +20,15 @@ class Spent:
     input_tokens: int
     output_tokens: int
     cost_usd: float
+
+
+DECISIONS = cast(Table, Decision.__table__)
+
+
+async def add(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+    """Write decision rows (`decisions.record`) with one statement: no unit of work on the command path."""
+    if rows:
+        await session.execute(insert(DECISIONS), list(rows))
 
 
 async def of_match(session: AsyncSession, match_id: str, seat: int | None = None) -> list[Decision]:

@@ -45,16 +45,15 @@ def usage_of(raw: object) -> Usage | None:
 
 def record(game: AnyGame, state: Any, *, match_id: str, seat: int, agent_id: str | None, by: str, outcome: str,
            at_seq: int, at: float, sent: Mapping[str, Any] | None = None, reply: Mapping[str, Any] | None = None,
-           usage: Usage | None = None, due: bool = False) -> Decision:
-    """The row of one decision; `state` is the state the seat decided on (before its command applied); `due`: the
-    seat had to act then (an accepted due decision is a turn of the agent's reliability record)."""
-    spent = usage.model_dump() if usage else None
-    return Decision(match_id=match_id, seat=seat, agent_id=agent_id, by=by, outcome=outcome, due=due, at_seq=at_seq,
-                    at=at,
-                    roles=sorted(game.role_set(state, seat)), you=game.you_view(state, seat),
-                    sent=dict(sent) if sent is not None else None, reply=dict(reply) if reply is not None else None,
-                    usage=spent, input_tokens=usage.input_tokens if usage else 0,
-                    output_tokens=usage.output_tokens if usage else 0, cost_usd=usage.cost_usd if usage else None)
+           usage: Usage | None = None, due: bool = False) -> dict[str, Any]:
+    """The row of one decision (`decisions_repo.add` writes rows); `state` is the state the seat decided on (before
+    its command applied); `due`: the seat had to act then (an accepted due decision is a turn of the agent's
+    reliability record)."""
+    return {"match_id": match_id, "seat": seat, "agent_id": agent_id, "by": by, "outcome": outcome, "due": due,
+            "at_seq": at_seq, "at": at, "roles": sorted(game.role_set(state, seat)), "you": game.you_view(state, seat),
+            "sent": dict(sent) if sent is not None else None, "reply": dict(reply) if reply is not None else None,
+            "usage": usage.model_dump() if usage else None, "input_tokens": usage.input_tokens if usage else 0,
+            "output_tokens": usage.output_tokens if usage else 0, "cost_usd": usage.cost_usd if usage else None}
 
 
 def refusal(code: str, message: str) -> dict[str, Any]:

@@ -13,7 +13,6 @@ shares one reload with every other waiter woken for it.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -26,6 +25,7 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.database import Database
 from app.db.models import Match, Seat
+from app.encoding import dump_json
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
@@ -53,7 +53,7 @@ class CachedMatch:
         hit = self._rendered.get(key)
         if hit is None:
             body = build()
-            hit = (body, json.dumps(body, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode())
+            hit = (body, dump_json(body))
             if len(self._rendered) >= RENDERS_PER_VERSION:
                 self._rendered.pop(next(iter(self._rendered)))
             self._rendered[key] = hit

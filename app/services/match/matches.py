@@ -17,6 +17,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
+from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.models import Agent, Match, Seat
 from app.games.base import GameError
@@ -329,6 +330,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
         conceded: list[int] = []
         before = state
         agents = {s["seat"]: s["agent_id"] for s in seats}
+        recorded: list[dict[str, Any]] = []  # the batch's decisions, written with one statement
         for command in commands:
             seat: int | None = None
             at_seq = events[-1]["seq"] if events else match.events_total
@@ -344,7 +346,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 if seat is not None:
                     refused.detail["allowed_actions"] = game.allowed_actions(state, seat)
                     if command.sent is not None:
-                        session.add(decisions.record(
+                        recorded.append(decisions.record(
                             game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
                             outcome="refused", at_seq=at_seq, at=command.now, sent=command.sent,
                             reply=decisions.refusal(refused.code, refused.message), usage=command.usage,
@@ -360,7 +362,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             result = Applied(match, game, outcome.state, seat, mine, game.summary(outcome.state)["phase"],
                              registry.reply_of(outcome))
             if command.sent is not None:
-                session.add(decisions.record(
+                recorded.append(decisions.record(
                     game, state, match_id=match_id, seat=seat, agent_id=agents.get(seat), by="agent",
                     outcome="accepted", at_seq=at_seq, at=command.now, sent=command.sent,
                     reply=_reply(result), usage=command.usage, due=due_before[seat]))
@@ -370,6 +372,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             if command.concedes and seat == quick_end.PERSON and quick_end.is_quick(match):
                 state, ended = quick_end.end(game, state, "player_conceded", command.now)
                 events += _stamped(ended)
+        await decisions_repo.add(session, recorded)
         await takeover.acted(session, match, due_before, applied)
         await ratings.record_acts(session, match, moved, conceded)
         if events:
@@ -478,9 +481,9 @@ async def fire_timer(shell: Shell, match_id: str, token: int) -> bool:
                 seats = await repo.seats(session, match_id)
                 missed = takeover.timed_out_seats(game, before, state, [s.seat for s in seats])
                 holders = {s.seat: s.agent_id for s in seats}
-                session.add_all([decisions.record(game, before, match_id=match_id, seat=seat,
-                                                  agent_id=holders.get(seat), by="agent", outcome="timeout",
-                                                  at_seq=match.events_total, at=now) for seat in missed])
+                await decisions_repo.add(session, [decisions.record(
+                    game, before, match_id=match_id, seat=seat, agent_id=holders.get(seat), by="agent",
+                    outcome="timeout", at_seq=match.events_total, at=now) for seat in missed])
                 state, marks = await takeover.timed_out(session, match, game, missed, seats, state, now)
                 if quick_end.idle(match, seats, shell.settings.quick_start_idle_turns):
                     state, ended = quick_end.end(game, state, "player_idle", now)

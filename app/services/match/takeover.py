@@ -21,6 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots.seat import seat_view, turn
 from app.db import agents as agents_repo
+from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.models import Match, Seat
 from app.games.base import GameError
@@ -154,9 +155,10 @@ async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, 
                         match.match_id, seat, refused.code)
             break
         stamped = stamp(outcome.events)
-        session.add(decisions.record(game, state, match_id=match.match_id, seat=seat, agent_id=None, by="bot",
-                                     outcome="accepted", at_seq=at_seq, at=now, sent=body,
-                                     reply={"accepted": True, "seq": stamped[0]["seq"] if stamped else at_seq}))
+        await decisions_repo.add(session, [decisions.record(
+            game, state, match_id=match.match_id, seat=seat, agent_id=None, by="bot", outcome="accepted",
+            at_seq=at_seq, at=now, sent=body,
+            reply={"accepted": True, "seq": stamped[0]["seq"] if stamped else at_seq})])
         state, added = outcome.state, added + stamped
     return state, added
 
