@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy import event, text
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
+from sqlalchemy.pool import PoolResetState
 
 from app.encoding import dump_json_text, load_json
 
@@ -19,8 +20,15 @@ def _sqlite_engine(url: str, begin: str | None, pool_size: int) -> AsyncEngine:
     """SQLite with WAL. aiosqlite's own BEGIN is disabled: writers say BEGIN IMMEDIATE, readers run in
     autocommit (each SELECT sees a committed snapshot; saving two thread hops per read)."""
     # A fixed pool: overflow connections would be opened and closed under load, each with its own thread.
+    # A connection goes back to the pool as it is: a rollback is sent only if a transaction is still open (a
+    # unit of work that failed before its own rollback), not a thread hop on every check-in.
     engine = create_async_engine(url, connect_args={"timeout": 30}, pool_size=pool_size, max_overflow=0,
-                                 pool_timeout=60, **JSON_CODEC)
+                                 pool_timeout=60, pool_reset_on_return=None, **JSON_CODEC)
+
+    @event.listens_for(engine.sync_engine, "reset")
+    def _reset(dbapi_connection: Any, _record: Any, state: PoolResetState) -> None:
+        if state.asyncio_safe and not state.terminate_only and dbapi_connection.driver_connection.in_transaction:
+            dbapi_connection.rollback()
 
     @event.listens_for(engine.sync_engine, "connect")
     def _connect(dbapi_connection: Any, _record: Any) -> None:

@@ -9,6 +9,7 @@ from typing import Any, cast
 from sqlalchemy import Table, case, func, insert, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db.matches import direct_statements
 from app.db.models import Agent, Decision
 
 
@@ -27,8 +28,13 @@ DECISIONS = cast(Table, Decision.__table__)
 
 async def add(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
     """Write decision rows (`decisions.record`) with one statement: no unit of work on the command path."""
-    if rows:
-        await session.execute(insert(DECISIONS), list(rows))
+    if not rows:
+        return
+    fast = direct_statements(session)
+    if fast is not None:
+        await fast.add_decisions(session, rows)
+        return
+    await session.execute(insert(DECISIONS), list(rows))
 
 
 async def of_match(session: AsyncSession, match_id: str, seat: int | None = None) -> list[Decision]:

@@ -7,10 +7,12 @@ from datetime import datetime
 from typing import Any, cast
 
 from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
-from app.db.models import Agent, Event, Match, Seat
+from app.db import direct
+from app.db.models import Agent, Decision, Event, Match, Seat
 
 LIVE = ("waiting", "in_progress")
 CLIENT_LOCKS = 0x57_0D_C1  # advisory-lock space of one client's quick starts
@@ -29,12 +31,25 @@ MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "sea
            "timer_token", "updated_at", "finished_at", "rated", "content", "pairing")
 
 
+def _direct_build(dialect: Dialect) -> direct.Statements:
+    return direct.Statements(MATCHES, EVENTS, cast(Table, Decision.__table__), MUTABLE, dialect)
+
+
+def direct_statements(session: AsyncSession) -> direct.Statements | None:
+    """The command path's statements on the session's driver connection (SQLite), or None (`app.db.direct`)."""
+    return direct.statements(session, _direct_build)
+
+
 async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_locked: bool = False) -> Match | None:
     """The match row as a detached `Match`; with `lock`, held `FOR UPDATE` until the transaction ends (one
     writer per match). With `skip_locked`, a row another transaction holds reads as missing instead of waiting.
 
     Commands change the object in memory and write it back with `save`: plain Core statements on the hot path,
     since the ORM's identity map and unit of work cost more than the rules themselves."""
+    fast = direct_statements(session) if lock else None
+    if fast is not None:  # SQLite: the transaction's BEGIN IMMEDIATE is the lock
+        found = await fast.get(session, match_id)
+        return None if found is None else Match(**found)
     query = select(MATCHES).where(MATCHES.c.match_id == match_id)
     if lock:
         query = query.with_for_update(skip_locked=skip_locked)
@@ -45,6 +60,10 @@ async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_
 async def save(session: AsyncSession, match: Match) -> None:
     """Write back what a command changed (the row is locked by `get(lock=True)`)."""
     values = {column: getattr(match, column) for column in MUTABLE}
+    fast = direct_statements(session)
+    if fast is not None:
+        await fast.save(session, match.match_id, values)
+        return
     await session.execute(update(MATCHES).where(MATCHES.c.match_id == match.match_id).values(values))
 
 
@@ -77,6 +96,10 @@ async def events_after(session: AsyncSession, match_id: str, after_seq: int, upt
 async def add_events(session: AsyncSession, match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> None:
     rows = [{"match_id": match_id, "seq": e["seq"], "type": e["type"], "visibility": e["visibility"], "body": e,
              "created_at": at} for e in events]
+    fast = direct_statements(session)
+    if fast is not None:
+        await fast.add_events(session, rows)
+        return
     await session.execute(insert(EVENTS), rows)
 
 

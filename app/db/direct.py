@@ -1,0 +1,107 @@
+"""The command path's statements on SQLite, run on the session's own driver connection.
+
+A command writes the same four statements every time: the match row read (locked by the transaction's `BEGIN
+IMMEDIATE`), the row written back, the events inserted, the decisions inserted. Through `AsyncSession.execute`
+each costs about 0.3 ms of CPU (the ORM session's bookkeeping, the statement's cache key, a greenlet switch per
+driver call, three to four thread hops of aiosqlite); on the driver connection it costs one hop and the column
+types' own conversions — about a fifth (docs/measurements/2026-12-04-lean-path.md).
+
+SQLAlchemy still writes each statement: it is compiled once per dialect from the Core construct, and its values
+pass through the columns' own bind and result processors, so a value reads and writes exactly as through the
+session. The statements run inside the session's transaction (the session's connection is begun first); on
+PostgreSQL the repositories keep to `session.execute`, where asyncpg's own protocol leaves less to save.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, cast
+
+from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
+
+Processor = Callable[[Any], Any] | None
+
+
+def usable(session: AsyncSession) -> bool:
+    """Whether this session's statements may go direct (SQLite through aiosqlite)."""
+    return session.bind is not None and session.bind.dialect.name == "sqlite"
+
+
+class _Compiled:
+    """One statement, compiled once per dialect; `binds` converts a row of values into the driver's parameters."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect, names: Sequence[str]) -> None:
+        compiled = cast(SQLCompiler, statement.compile(dialect=dialect, column_keys=list(names)))
+        self.sql = str(compiled)
+        order = list(compiled.positiontup or ())
+        processors = {name: bind.type.dialect_impl(dialect).bind_processor(dialect)
+                      for name, bind in compiled.binds.items()}
+        self._order: list[tuple[str, Processor]] = [(name, processors.get(name)) for name in order]
+
+    def binds(self, values: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(process(values[name]) if process else values[name] for name, process in self._order)
+
+
+class Statements:
+    """The command path's statements on one table set, for one dialect."""
+
+    def __init__(self, matches: Table, events: Table, decisions: Table, mutable: Sequence[str],
+                 dialect: Dialect) -> None:
+        self._columns = [column.name for column in matches.columns]
+        self._results: list[Processor] = [column.type.dialect_impl(dialect).result_processor(dialect, None)
+                                          for column in matches.columns]
+        self._get = _Compiled(select(matches).where(matches.c.match_id == bindparam("key")), dialect, ["key"])
+        self._save = _Compiled(update(matches).where(matches.c.match_id == bindparam("key"))
+                               .values({name: bindparam(name) for name in mutable}), dialect, [*mutable, "key"])
+        event_names = [column.name for column in events.columns]
+        self._events = _Compiled(insert(events), dialect, event_names)
+        decision_names = [column.name for column in decisions.columns if not column.primary_key]
+        self._decisions = _Compiled(insert(decisions), dialect, decision_names)
+
+    async def get(self, session: AsyncSession, match_id: str) -> dict[str, Any] | None:
+        rows = await (await _driver(session)).execute_fetchall(self._get.sql, self._get.binds({"key": match_id}))
+        if not rows:
+            return None
+        return {name: process(value) if process else value
+                for name, process, value in zip(self._columns, self._results, rows[0], strict=True)}
+
+    async def save(self, session: AsyncSession, match_id: str, values: dict[str, Any]) -> None:
+        await (await _driver(session)).execute(self._save.sql, self._save.binds({**values, "key": match_id}))
+
+    async def add_events(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+        await (await _driver(session)).executemany(self._events.sql, [self._events.binds(row) for row in rows])
+
+    async def add_decisions(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+        await (await _driver(session)).executemany(self._decisions.sql, [self._decisions.binds(row) for row in rows])
+
+
+async def _driver(session: AsyncSession) -> Any:
+    """The aiosqlite connection under the session's connection, its transaction begun (`BEGIN IMMEDIATE`)."""
+    transaction = session.get_transaction()
+    known = session.info.get(_DRIVER)
+    if known is not None and transaction is not None and known[0] is transaction:
+        return known[1]
+    connection = await session.connection()
+    driver = (await connection.get_raw_connection()).driver_connection
+    session.info[_DRIVER] = (session.get_transaction(), driver)
+    return driver
+
+
+_DRIVER = "wodi.driver"
+_BUILT: dict[tuple[str, int], Statements] = {}
+
+
+def statements(session: AsyncSession, build: Callable[[Dialect], Statements]) -> Statements | None:
+    """The statements for this session's dialect (built once), or None where they do not go direct."""
+    if not usable(session):
+        return None
+    dialect = session.bind.dialect  # type: ignore[union-attr]
+    key = (dialect.name, id(build))
+    built = _BUILT.get(key)
+    if built is None:
+        built = _BUILT[key] = build(dialect)
+    return built

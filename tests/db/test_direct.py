@@ -1,0 +1,98 @@
+"""`app.db.direct`: on SQLite the command path's statements run on the session's driver connection; what they read
+and write is what the session's own statements read and write (on PostgreSQL the repositories keep to the
+session, and the same checks hold)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import httpx
+from fastapi import FastAPI
+from sqlalchemy import select, text
+
+from app.db import decisions as decisions_repo
+from app.db import matches as repo
+from app.db.database import Database
+from tests.api.table import Table
+
+
+def _db(app: FastAPI) -> Database:
+    db: Database = app.state.runtime.db
+    return db
+
+
+async def test_the_row_reads_and_writes_as_through_the_session(app: FastAPI, client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open()
+    db = _db(app)
+    async with db.reader() as session:
+        through_session = dict((await session.execute(
+            select(repo.MATCHES).where(repo.MATCHES.c.match_id == table.match_id))).mappings().one())
+    async with db.writer() as session:
+        assert (repo.direct_statements(session) is not None) == db.is_sqlite
+        match = await repo.get(session, table.match_id, lock=True)
+        assert match is not None
+        read = {column: getattr(match, column) for column in through_session}
+        assert read == through_session
+        assert all(type(read[k]) is type(through_session[k]) for k in read)
+        finished = datetime(2026, 12, 4, 12, 0, 1, 250000, tzinfo=UTC)
+        match.version, match.result, match.finished_at = 99, {"winner": "平民", "n": [1, 2]}, finished
+        match.rated = True
+        await repo.save(session, match)
+    async with db.reader() as session:
+        again = dict((await session.execute(
+            select(repo.MATCHES).where(repo.MATCHES.c.match_id == table.match_id))).mappings().one())
+    changed = {k for k in again if again[k] != through_session[k]}
+    assert changed == {"version", "result", "finished_at", "rated"}
+    assert (again["version"], again["result"], again["finished_at"], again["rated"]) == (
+        99, {"winner": "平民", "n": [1, 2]}, finished, True)
+
+
+async def test_events_and_decisions_read_back_as_written(app: FastAPI, client: httpx.AsyncClient) -> None:
+    table = Table(client, 4)
+    await table.open()
+    db = _db(app)
+    async with db.reader() as session:
+        total = (await session.execute(select(repo.MATCHES.c.events_total).where(
+            repo.MATCHES.c.match_id == table.match_id))).scalar_one()
+    at = datetime(2026, 12, 4, 12, 0, 2, tzinfo=UTC)
+    added = [{"seq": total + 1, "type": "note", "visibility": "public", "text": "「引号」 \\ \"q\"", "ts": "x"},
+             {"seq": total + 2, "type": "note", "visibility": "seat:1", "n": 1.5, "none": None, "ts": "y"}]
+    row: dict[str, Any] = {"match_id": table.match_id, "seat": 1, "agent_id": None, "by": "agent",
+                           "outcome": "accepted", "due": True, "at_seq": total, "at": 1796400000.25,
+                           "roles": ["平民"], "you": {"seat": 1, "word": "苹果"}, "sent": {"type": "speak"},
+                           "reply": None, "usage": None, "input_tokens": 0, "output_tokens": 7, "cost_usd": 0.5}
+    async with db.writer() as session:
+        await repo.add_events(session, table.match_id, added, at)
+        await decisions_repo.add(session, [row])
+    async with db.reader() as session:
+        assert await repo.events_after(session, table.match_id, total, total + 2) == added
+        created = (await session.execute(text("SELECT created_at FROM events WHERE match_id = :m AND seq = :s"),
+                                         {"m": table.match_id, "s": total + 1})).scalar_one()
+        decisions = await decisions_repo.of_match(session, table.match_id, seat=1)
+    assert created is not None
+    mine = [d for d in decisions if d.at_seq == total and d.output_tokens == 7]
+    assert len(mine) == 1
+    assert {k: getattr(mine[0], k) for k in row} == row
+
+
+async def test_a_connection_left_in_a_transaction_is_rolled_back_on_return(app: FastAPI) -> None:
+    """The SQLite pools send no rollback on a clean check-in; a connection returned mid-transaction is still rolled
+    back, so its write lock does not outlive it (on PostgreSQL the pool's own rollback-on-return does this)."""
+    db = _db(app)
+    engine = db._write_engine  # the pool under test
+    async with engine.connect() as conn:
+        if db.is_sqlite:
+            driver = (await conn.get_raw_connection()).driver_connection
+            # A transaction SQLAlchemy does not know of: only the check-in's reset can end it.
+            await driver.execute("BEGIN IMMEDIATE")
+            await driver.execute("UPDATE matches SET version = version WHERE 1 = 0")
+            assert driver.in_transaction
+        else:  # asyncpg's transactions go through SQLAlchemy's adapter: left open, then closed without a commit
+            await conn.execute(text("UPDATE matches SET version = version WHERE 1 = 0"))
+    async with db.writer() as session:  # waits for the lock (and fails after 30 s) if it were still held
+        await session.execute(text("UPDATE matches SET version = version WHERE 1 = 0"))
+    if db.is_sqlite:
+        async with engine.connect() as conn:
+            assert not (await conn.get_raw_connection()).driver_connection.in_transaction
