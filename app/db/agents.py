@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
+from typing import cast
 
-from sqlalchemy import case, select, update
+from sqlalchemy import Table, bindparam, case, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -53,6 +55,23 @@ async def add_stats(session: AsyncSession, agent_id: str, **increments: int) -> 
     """Increment counters in SQL, so concurrent finishes never lose an update."""
     values = {name: getattr(Agent, name) + amount for name, amount in increments.items()}
     await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(**values))
+
+
+async def add_counts(session: AsyncSession, counts: Mapping[str, Mapping[str, float]]) -> None:
+    """Add to several agents' counters at once (`{agent_id: {column: amount}}`): one statement, sent for every
+    agent together, each adding in SQL so concurrent finishes never lose an update."""
+    rows = {agent_id: {name: amount for name, amount in amounts.items() if amount}
+            for agent_id, amounts in counts.items()}
+    rows = {agent_id: amounts for agent_id, amounts in rows.items() if amounts}
+    if not rows:
+        return
+    names = sorted({name for amounts in rows.values() for name in amounts})
+    agents = cast(Table, Agent.__table__)
+    statement = update(agents).where(agents.c.agent_id == bindparam("counted_agent")).values(
+        {name: agents.c[name] + bindparam(f"add_{name}", type_=agents.c[name].type) for name in names})
+    await session.execute(statement, [{"counted_agent": agent_id, **{f"add_{name}": amounts.get(name, 0)
+                                                                    for name in names}}
+                                      for agent_id, amounts in sorted(rows.items())])
 
 
 async def add_side_stat(session: AsyncSession, agent_id: str, game: str, side: str, *, won: bool) -> None:

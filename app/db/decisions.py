@@ -6,11 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, case, func, insert, select, update
+from sqlalchemy import Table, case, func, insert, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import direct_statements
-from app.db.models import Agent, Decision
+from app.db.models import Decision
 
 
 @dataclass(frozen=True)
@@ -75,9 +75,7 @@ async def spent_in(session: AsyncSession, match_id: str) -> dict[str, Spent]:
             for agent_id, n, tin, tout, cost in (await session.execute(query)).all() if n}
 
 
-async def add_usage(session: AsyncSession, agent_id: str, spent: Spent, *, won: bool) -> None:
-    """Count one finished match's usage into the agent's totals (in SQL: concurrent finishes add up)."""
-    await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(
-        input_tokens=Agent.input_tokens + spent.input_tokens, output_tokens=Agent.output_tokens + spent.output_tokens,
-        cost_usd=Agent.cost_usd + spent.cost_usd, usage_games=Agent.usage_games + 1,
-        usage_wins=Agent.usage_wins + int(won)))
+def usage_counts(spent: Spent, *, won: bool) -> dict[str, float]:
+    """What one finished match's usage adds to the agent's totals (`agents_repo.add_counts` writes it)."""
+    return {"input_tokens": spent.input_tokens, "output_tokens": spent.output_tokens, "cost_usd": spent.cost_usd,
+            "usage_games": 1, "usage_wins": int(won)}

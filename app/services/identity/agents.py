@@ -57,13 +57,14 @@ async def register(shell: Shell, body: dict[str, Any], *, official: bool, provid
     """Register an agent (an official bot registered again gets a fresh key, and the old one stops working
     everywhere); returns its private profile with the API key, the only time the key exists in clear."""
     async with shell.db.writer() as session:
-        agent, key = await _register(session, body, official=official, provider_id=provider_id,
-                                     provider_meta=provider_meta)
-        if official:
+        agent, key, again = await _register(session, body, official=official, provider_id=provider_id,
+                                            provider_meta=provider_meta)
+        if again:  # an official bot's new key: the old one stops working here and in every other process
             await shell.notifier.stage_key_change(session, agent.agent_id)
-        sides = (await repo.side_stats(session, [agent.agent_id]))[agent.agent_id]
+        sides = (await repo.side_stats(session, [agent.agent_id]))[agent.agent_id] if again else []
         registered = {**private_profile(agent, shell.settings.base_url, sides), "api_key": key}
-    shell.keys.forget(agent.agent_id)
+    if again:
+        shell.keys.forget(agent.agent_id)
     return registered
 
 
@@ -74,8 +75,9 @@ async def _register(
     official: bool,
     provider_id: str | None,
     provider_meta: dict[str, Any] | None,
-) -> tuple[Agent, str]:
-    """Create an agent; returns it with its API key (the only time the key exists in clear)."""
+) -> tuple[Agent, str, bool]:
+    """Create an agent; returns it with its API key (the only time the key exists in clear) and whether it is an
+    official bot registered again (a new key for an existing row)."""
     name = normalise_handle(body["name"])
     if name.startswith(OFFICIAL_PREFIX) and not official:
         raise ApiError("invalid_name", "names starting with 'bot_' are reserved for official bots", name=name)
@@ -101,12 +103,12 @@ async def _register(
         wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
         created_at=utcnow(), last_seen_at=utcnow(),  # registering is being seen: the first calls write nothing
     )
-    existing = await repo.by_name(session, name)
-    if existing is not None and official and existing.is_official:
+    existing = await repo.by_name(session, name) if official else None  # others: the unique name decides
+    if existing is not None and existing.is_official:
         # The operator re-registering an official bot (say, after a restart) gets a fresh key for it.
         existing.last_seen_at = utcnow()
         existing.display_name, existing.bio = agent.display_name, agent.bio  # the operator's current cast
-        return existing, rotate_key(existing)
+        return existing, rotate_key(existing), True
     if existing is not None:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name)
     session.add(agent)
@@ -114,7 +116,7 @@ async def _register(
         await session.flush()
     except IntegrityError as exc:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name) from exc
-    return agent, key
+    return agent, key, False
 
 
 def bearer_key(authorization: str | None) -> str | None:

@@ -3,6 +3,8 @@ only; and per (game, side) — the side each seat was dealt, as the game names i
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
+
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
@@ -22,31 +24,33 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
         if match.status != "aborted" and match.result:
             await guesses.score_ended(session, match.match_id, game.sides, game.seat_sides(state))
         return
-    for agent_id, (turns, refusals) in sorted((await decisions_repo.reliability_in(session, match.match_id)).items()):
-        counted = {name: n for name, n in (("turns", turns), ("refusals", refusals)) if n}
-        if counted:  # the reliability record: derived once from the decisions, not counted per command
-            await agents_repo.add_stats(session, agent_id, **counted)
+    counts: defaultdict[str, Counter[str]] = defaultdict(Counter)  # written with one statement at the end
+    for agent_id, (turns, refusals) in (await decisions_repo.reliability_in(session, match.match_id)).items():
+        # the reliability record: derived once from the decisions, not counted per command
+        counts[agent_id].update(turns=turns, refusals=refusals)
     for row in seat_rows:
         if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
-            await agents_repo.add_stats(session, row.agent_id, abandoned=1)
+            counts[row.agent_id]["abandoned"] += 1
     seats = {s.seat: s.agent_id for s in seat_rows if s.agent_id and not s.taken_over}
     if match.status == "aborted" or not match.result:
         for agent_id in seats.values():
-            await agents_repo.add_stats(session, agent_id, aborts=1)
+            counts[agent_id]["aborts"] += 1
+        await agents_repo.add_counts(session, counts)
         return
     result = match.result
     winning_agents = {seats[s] for s in result["winning_seats"] if s in seats}
-    for agent_id, spent in sorted((await decisions_repo.spent_in(session, match.match_id)).items()):
-        await decisions_repo.add_usage(session, agent_id, spent, won=agent_id in winning_agents)
+    for agent_id, spent in (await decisions_repo.spent_in(session, match.match_id)).items():
+        counts[agent_id].update(decisions_repo.usage_counts(spent, won=agent_id in winning_agents))
     sides = game.seat_sides(state)
     await guesses.score_ended(session, match.match_id, game.sides, sides)
     winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
     for seat, agent_id in sorted(seats.items()):
         if seat in winners:
-            await agents_repo.add_stats(session, agent_id, wins=1)
+            counts[agent_id]["wins"] += 1
         elif seat in losers:
-            await agents_repo.add_stats(session, agent_id, losses=1)
+            counts[agent_id]["losses"] += 1
         else:
             continue
         if seat in sides:
             await agents_repo.add_side_stat(session, agent_id, game.name, sides[seat], won=seat in winners)
+    await agents_repo.add_counts(session, counts)
