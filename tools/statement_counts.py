@@ -25,6 +25,7 @@ from alembic.config import Config
 from sqlalchemy import event
 from sqlalchemy.engine import Engine
 
+from app.db import direct
 from app.main import create_app
 from app.settings import Settings
 
@@ -114,6 +115,7 @@ async def run(url: str, tables: int, show: bool = False) -> dict[str, list[int]]
     async with app.router.lifespan_context(app):
         counter = Counter(show)
         event.listen(Engine, "before_cursor_execute", counter)  # every engine: the readers' and the writer's
+        direct.OBSERVERS.append(lambda sql: counter(None, None, sql))  # the command path's own (SQLite)
         async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
             for index in range(tables):
                 await play_table(http, counter, counts, index)

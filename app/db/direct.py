@@ -24,6 +24,8 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
 Processor = Callable[[Any], Any] | None
+# Called with each statement run here (SQLAlchemy's engine events do not see them): `tools.statement_counts`.
+OBSERVERS: list[Callable[[str], None]] = []
 
 
 def usable(session: AsyncSession) -> bool:
@@ -63,6 +65,7 @@ class Statements:
         self._decisions = _Compiled(insert(decisions), dialect, decision_names)
 
     async def get(self, session: AsyncSession, match_id: str) -> dict[str, Any] | None:
+        _observed(self._get.sql)
         rows = await (await _driver(session)).execute_fetchall(self._get.sql, self._get.binds({"key": match_id}))
         if not rows:
             return None
@@ -70,13 +73,21 @@ class Statements:
                 for name, process, value in zip(self._columns, self._results, rows[0], strict=True)}
 
     async def save(self, session: AsyncSession, match_id: str, values: dict[str, Any]) -> None:
+        _observed(self._save.sql)
         await (await _driver(session)).execute(self._save.sql, self._save.binds({**values, "key": match_id}))
 
     async def add_events(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+        _observed(self._events.sql)
         await (await _driver(session)).executemany(self._events.sql, [self._events.binds(row) for row in rows])
 
     async def add_decisions(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
+        _observed(self._decisions.sql)
         await (await _driver(session)).executemany(self._decisions.sql, [self._decisions.binds(row) for row in rows])
+
+
+def _observed(sql: str) -> None:
+    for observe in OBSERVERS:
+        observe(sql)
 
 
 async def _driver(session: AsyncSession) -> Any:

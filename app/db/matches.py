@@ -26,6 +26,7 @@ LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat
 
 MATCHES = cast(Table, Match.__table__)
 EVENTS = cast(Table, Event.__table__)
+SEATS = cast(Table, Seat.__table__)
 # What a command may change; `save` writes these back.
 MUTABLE = ("state", "version", "events_total", "status", "phase", "result", "seats_taken", "timer_due", "timer_kind",
            "timer_token", "updated_at", "finished_at", "rated", "content", "pairing")
@@ -76,6 +77,11 @@ async def version_of(session: AsyncSession, match_id: str) -> int | None:
     """Just the row's version: enough to tell whether a cached copy is current."""
     query = select(MATCHES.c.version).where(MATCHES.c.match_id == match_id)
     return (await session.execute(query)).scalar_one_or_none()
+
+
+async def add_seat(session: AsyncSession, seat: Seat) -> None:
+    """Write a new seat (every column set by its maker) with one INSERT: no unit of work on the join path."""
+    await session.execute(insert(SEATS), [{column.name: getattr(seat, column.name) for column in SEATS.columns}])
 
 
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
+from sqlalchemy import inspect
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -65,6 +66,8 @@ async def register(shell: Shell, body: dict[str, Any], *, official: bool, provid
         registered = {**private_profile(agent, shell.settings.base_url, sides), "api_key": key}
     if again:
         shell.keys.forget(agent.agent_id)
+    elif not inspect(agent).unloaded:  # its first match call need not look the new key up
+        shell.keys.put(tokens.digest(key), agent, shell.keys.generation)
     return registered
 
 
@@ -102,6 +105,7 @@ async def _register(
         provider_meta=provider_meta,
         wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
         created_at=utcnow(), last_seen_at=utcnow(),  # registering is being seen: the first calls write nothing
+        claimed_at=None, owner_id=None, suspended=None,  # every column set: the row is whole without a read
     )
     existing = await repo.by_name(session, name) if official else None  # others: the unique name decides
     if existing is not None and existing.is_official:

@@ -196,9 +196,11 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
 
 
 def _seat(match_id: str, seat: int, sitting: _Sitting, token: str, meta: dict[str, Any]) -> Seat:
+    """A new seat with every column set, so it reads the same before and after it is written."""
     return Seat(match_id=match_id, seat=seat, agent_id=sitting.agent_id, name=sitting.name,
                 display_name=sitting.display_name, play_token_hash=tokens.digest(token), meta=meta,
-                joined_at=datetime.now(UTC), client=sitting.client)
+                joined_at=datetime.now(UTC), client=sitting.client, last_seen_at=None, timeouts_in_row=0,
+                taken_over=False, acted=False, conceded=False)
 
 
 async def _locked_agent(session: AsyncSession, agent_id: str) -> Agent:
@@ -252,7 +254,7 @@ async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Excep
             if isinstance(game, registry.RemembersContent):
                 match.content = game.content_key(state)
             seat = _seat(match_id, len(seats), sitting, job.token, job.seat_meta)
-            session.add(seat)
+            await repo.add_seat(session, seat)
             seats.append(seat)
             taken.append((seat, sitting))
             mine = _stamped(outcome.events)
