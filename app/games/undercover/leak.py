@@ -80,13 +80,13 @@ class _Needle:
     """What a word looks like in every spelling the check knows; built once per word."""
 
     word: str
-    filler: re.Pattern[str] | None
+    cjk: bool  # every character of the word is a Han character
     spellings: frozenset[str]  # toneless pinyin of the word, syllables run together
     syllables: frozenset[tuple[frozenset[str], ...]]  # per syllable the toned readings that sound like it
     gloss: re.Pattern[str] | None
-    cjk_filler: re.Pattern[str] | None
-    bopomofo: frozenset[str]  # toneless 注音 of the word, syllables run together
     latin_other: re.Pattern[str] | None  # Wade-Giles, or the pinyin read backwards
+    # The filler patterns and the 注音 spelling are costly to build and rarely asked for: built when a text
+    # could match them (`_filler_pattern`, `_cjk_filler_pattern`, `_bopomofo`, each cached per word).
 
 
 def find_leak(text: str, word: str, gloss: str | None = None) -> str | None:
@@ -124,10 +124,11 @@ def _spelled(text: str, needle: _Needle) -> str | None:
     norm = normalise(text)
     if needle.word in norm:
         return "word"
-    if needle.filler and needle.filler.search(norm):
-        return "filler"
-    if needle.cjk_filler and needle.cjk_filler.search(norm):
-        return "cjk_filler"
+    if len(needle.word) >= 2 and _in_order(norm, needle.word):  # both filler rules need the characters in order
+        if _filler_pattern(needle.word).search(norm):
+            return "filler"
+        if needle.cjk and _cjk_filler_pattern(needle.word).search(norm):
+            return "cjk_filler"
     if len(needle.word) >= 2 and _CJK_CHAR.search(needle.word):
         folded = _folded(text)
         if _singled_out(folded, needle.word):
@@ -141,9 +142,9 @@ def _spelled(text: str, needle: _Needle) -> str | None:
         return "pinyin"
     if needle.gloss and needle.gloss.search(latin):
         return "gloss"
-    if needle.bopomofo and _BOPOMOFO.search(text):
+    if needle.cjk and _BOPOMOFO.search(text):
         shown = "".join(_BOPOMOFO.findall(unicodedata.normalize("NFKC", text)))
-        if any(spelling in shown for spelling in needle.bopomofo):
+        if any(spelling in shown for spelling in _bopomofo(needle.word)):
             return "bopomofo"
     if needle.latin_other and needle.latin_other.search(latin):
         return "wade_giles"
@@ -187,16 +188,21 @@ def _needle(word: str, gloss: str) -> _Needle:
     readings = _word_readings(norm) if cjk else []
     return _Needle(
         word=norm,
-        filler=_filler_pattern(norm) if len(norm) >= 2 else None,
+        cjk=cjk,
         spellings=frozenset("".join(_toneless(s) for s in r) for r in readings),
         syllables=frozenset(tuple(_sounds_like(s) for s in r) for r in readings) if len(norm) >= 2 else frozenset(),
         gloss=_gloss_pattern(gloss),
-        cjk_filler=_cjk_filler_pattern(norm) if len(norm) >= 2 and cjk else None,
-        bopomofo=frozenset(_bopomofo(norm)) if cjk else frozenset(),
         latin_other=_latin_other(norm, readings) if cjk else None,
     )
 
 
+def _in_order(text: str, word: str) -> bool:
+    """The word's characters appear in the text in order (gaps allowed)."""
+    rest = iter(text)
+    return all(ch in rest for ch in word)
+
+
+@lru_cache(maxsize=1024)
 def _cjk_filler_pattern(norm: str) -> re.Pattern[str]:
     """Each gap is possessive and its filler never holds the character that follows it, so a hostile text cannot
     make the match backtrack through every way of cutting it."""
@@ -210,9 +216,11 @@ def _cjk_filler_pattern(norm: str) -> re.Pattern[str]:
     return re.compile("".join(parts))
 
 
-def _bopomofo(norm: str) -> set[str]:
+@lru_cache(maxsize=1024)
+def _bopomofo(norm: str) -> frozenset[str]:
+    """Toneless 注音 of the word, syllables run together."""
     phrase = "".join(pinyin(norm, style=Style.BOPOMOFO, errors="ignore")[i][0] for i in range(len(norm)))
-    return {phrase.translate(_BOPOMOFO_TONES)} if phrase else set()
+    return frozenset({phrase.translate(_BOPOMOFO_TONES)} if phrase else ())
 
 
 def _latin_other(norm: str, readings: list[tuple[str, ...]]) -> re.Pattern[str] | None:
@@ -234,6 +242,7 @@ def _latin_other(norm: str, readings: list[tuple[str, ...]]) -> re.Pattern[str] 
     return re.compile(f"(?<![a-z])(?:{'|'.join(bodies)})(?![a-z])")
 
 
+@lru_cache(maxsize=1024)
 def _filler_pattern(norm: str) -> re.Pattern[str]:
     gap = f"[^{_CJK}]{{0,{FILLER}}}"
     return re.compile(gap.join(re.escape(ch) for ch in norm))
