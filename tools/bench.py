@@ -79,7 +79,8 @@ def choose(snap: dict[str, Any], seat: int, rnd: int) -> dict[str, Any] | None:
     return None
 
 
-async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, figures: Figures) -> None:
+async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, figures: Figures,
+                serial: asyncio.Lock | None = None) -> None:
     headers = {"Authorization": f"Bearer {key}"}
     url = f"/api/matches/{match_id}"
     rnd = 0
@@ -98,7 +99,11 @@ async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, f
         figures.woken.append((match_id, snap["events_total"], returned))
         rnd += 1
         start = time.perf_counter()
-        acted = await client.post(f"{url}/action", json=body, headers=headers)
+        if serial is None:
+            acted = await client.post(f"{url}/action", json=body, headers=headers)
+        else:  # serial actions: one in flight per table, as a client that cannot send votes together
+            async with serial:
+                acted = await client.post(f"{url}/action", json=body, headers=headers)
         done = time.perf_counter()
         figures.latencies.append(done - start)
         figures.actions += 1
@@ -108,7 +113,8 @@ async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, f
             figures.acted.setdefault(match_id, []).append((acted.json()["seq"], done))
 
 
-async def table(clients: list[httpx.AsyncClient], index: int, run_id: str, figures: Figures) -> None:
+async def table(clients: list[httpx.AsyncClient], index: int, run_id: str, figures: Figures,
+                serial: bool = False) -> None:
     """One table; seat i talks to server `(index + i) % len(clients)`, so load spreads over every process."""
     client = clients[index % len(clients)]
     keys = [await register(client, f"bench-{run_id}-{index}-{seat}") for seat in range(6)]
@@ -124,7 +130,8 @@ async def table(clients: list[httpx.AsyncClient], index: int, run_id: str, figur
                              limits=httpx.Limits(max_connections=2), event_hooks=figures.counting())
            for seat in range(len(keys))]
     try:
-        await asyncio.gather(*(agent(own[seat], key, match_id, seat, figures) for seat, key in enumerate(keys)))
+        lock = asyncio.Lock() if serial else None
+        await asyncio.gather(*(agent(own[seat], key, match_id, seat, figures, lock) for seat, key in enumerate(keys)))
     finally:
         for client_of_agent in own:
             await client_of_agent.aclose()
@@ -147,16 +154,16 @@ def settle_handoffs(figures: Figures) -> None:
     figures.acted.clear()
 
 
-def run_workers(base_urls: list[str], tables: int, rounds: int, workers: int) -> Figures:
+def run_workers(base_urls: list[str], tables: int, rounds: int, workers: int, serial: bool = False) -> Figures:
     """Split the tables over `workers` client processes. Each agent has its own HTTP client and connections, as
     separate agent programs would; one Python process still runs many agents on one event loop."""
     if workers <= 1:
-        figures = asyncio.run(run(base_urls, tables, rounds))
+        figures = asyncio.run(run(base_urls, tables, rounds, serial=serial))
         settle_handoffs(figures)
         return figures
     shares = [range(w, tables, workers) for w in range(workers)]
     with ProcessPoolExecutor(workers) as pool:
-        parts = list(pool.map(_worker, [(base_urls, list(share), rounds) for share in shares if share]))
+        parts = list(pool.map(_worker, [(base_urls, list(share), rounds, serial) for share in shares if share]))
     total = Figures(elapsed=max(p.elapsed for p in parts))
     for part in parts:
         total.games += part.games
@@ -169,14 +176,15 @@ def run_workers(base_urls: list[str], tables: int, rounds: int, workers: int) ->
     return total
 
 
-def _worker(job: tuple[list[str], list[int], int]) -> Figures:
-    base_urls, indexes, rounds = job
-    figures = asyncio.run(run(base_urls, len(indexes), rounds, indexes))
+def _worker(job: tuple[list[str], list[int], int, bool]) -> Figures:
+    base_urls, indexes, rounds, serial = job
+    figures = asyncio.run(run(base_urls, len(indexes), rounds, indexes, serial))
     settle_handoffs(figures)
     return figures
 
 
-async def run(base_urls: list[str], tables: int, rounds: int, indexes: list[int] | None = None) -> Figures:
+async def run(base_urls: list[str], tables: int, rounds: int, indexes: list[int] | None = None,
+              serial: bool = False) -> Figures:
     figures = Figures()
     indexes = indexes if indexes is not None else list(range(tables))
     limits = httpx.Limits(max_connections=tables * 6 + 10, max_keepalive_connections=tables * 6 + 10)
@@ -186,7 +194,7 @@ async def run(base_urls: list[str], tables: int, rounds: int, indexes: list[int]
         run_id = f"{int(time.time() * 1000) % 10_000_000}"
         started = time.perf_counter()
         for r in range(rounds):
-            await asyncio.gather(*(table(clients, i, f"{run_id}r{r}", figures) for i in indexes))
+            await asyncio.gather(*(table(clients, i, f"{run_id}r{r}", figures, serial) for i in indexes))
             print(f"  batch {r + 1}/{rounds}: {figures.games} games, {figures.actions} actions", file=sys.stderr)
         figures.elapsed = time.perf_counter() - started
     finally:

@@ -1,6 +1,7 @@
 """Benchmark: the server's CPU per request and per finished game, against a bare FastAPI JSON endpoint.
 
     python -m tools.bench_cpu                  # 10 tables of 6 agents, parallel votes, on a fresh SQLite file
+    python -m tools.bench_cpu --serial         # one action in flight per table (how the reference is measured)
     python -m tools.bench_cpu --tables 10 --database postgresql+asyncpg://postgres@127.0.0.1/wodi_cpu
 
 Runs, side by side in one invocation:
@@ -82,13 +83,15 @@ def main() -> None:
     parser.add_argument("--database", default=None, help="database URL (default: a temporary SQLite file)")
     parser.add_argument("--port", type=int, default=8795)
     parser.add_argument("--workers", type=int, default=4, help="client processes that play the tables")
+    parser.add_argument("--serial", action="store_true",
+                        help="serial actions: one action in flight per table (the reference's way; votes wait)")
     args = parser.parse_args()
     database = args.database or f"sqlite+aiosqlite:///{tempfile.mkdtemp()}/cpu.db"
 
     server = spawn(database, args.port)
     try:
         before = cpu_seconds(server.pid)
-        figures = run_workers([f"http://127.0.0.1:{args.port}"], args.tables, args.batches, args.workers)
+        figures = run_workers([f"http://127.0.0.1:{args.port}"], args.tables, args.batches, args.workers, args.serial)
         wodi_cpu = cpu_seconds(server.pid) - before
     finally:
         server.terminate()
@@ -112,7 +115,9 @@ def main() -> None:
     print(f"CPU per request: server {per_request:.3f} ms, bare endpoint {bare_per_request:.3f} ms ({ratio:.1f}x)")
     print(f"CPU per finished game: {per_game:.0f} ms (the issue's reference: {REFERENCE_MS_PER_GAME:.0f} ms, "
           f"1/{REFERENCE_MS_PER_GAME / per_game:.1f} of it)")
-    print(f"SUMMARY cpu {database.split(':', 1)[0]} T={args.tables}: {per_request:.3f} ms/request = {ratio:.1f}x bare "
+    mode = "serial" if args.serial else "parallel votes"
+    print(f"SUMMARY cpu {database.split(':', 1)[0]} T={args.tables} {mode}: {per_request:.3f} ms/request = "
+          f"{ratio:.1f}x bare "
           f"({bare_per_request:.3f} ms), {per_game:.0f} ms/game, errors {len(figures.errors)}")
 
 
