@@ -4,12 +4,17 @@ session, and the same checks hold)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
 import httpx
 from fastapi import FastAPI
-from sqlalchemy import select, text
+from sqlalchemy import make_url, select, text
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.db import decisions as decisions_repo
 from app.db import matches as repo
@@ -96,3 +101,68 @@ async def test_a_connection_left_in_a_transaction_is_rolled_back_on_return(app: 
     if db.is_sqlite:
         async with engine.connect() as conn:
             assert not (await conn.get_raw_connection()).driver_connection.in_transaction
+
+
+async def test_the_sqlite_writer_runs_on_the_loop_and_waits_for_a_busy_file_without_stopping_it(
+        app: FastAPI, client: httpx.AsyncClient) -> None:
+    """SQLite: the writer's statements run on the event loop's thread (no thread hop per statement); when another
+    connection holds the file's write lock, the writer waits for it asynchronously — the loop keeps running — and
+    writes once it is free. PostgreSQL: a writer waiting for a row lock another connection holds leaves the loop
+    running too, and writes once it is released."""
+    table = Table(client, 4)
+    await table.open()
+    db = _db(app)
+    async with db.writer() as session:
+        await session.execute(text("SELECT 1"))
+        raw = await (await session.connection()).get_raw_connection()
+        if db.is_sqlite:
+            assert type(raw.driver_connection).__name__ == "_OnTheLoop"
+    ticks = 0
+
+    async def ticker() -> None:
+        nonlocal ticks
+        while True:
+            await asyncio.sleep(0.01)
+            ticks += 1
+
+    running = asyncio.create_task(ticker())
+    try:
+        async with _held(db, table.match_id):
+            writing = asyncio.create_task(_bump(db, table.match_id))
+            await asyncio.sleep(0.3)
+            assert not writing.done()  # it waits for the lock …
+            assert ticks >= 10  # … and the loop went on meanwhile
+        await asyncio.wait_for(writing, 10)
+    finally:
+        running.cancel()
+    async with db.reader() as session:
+        version = (await session.execute(select(repo.MATCHES.c.version).where(
+            repo.MATCHES.c.match_id == table.match_id))).scalar_one()
+    assert version == 4242
+
+
+async def _bump(db: Database, match_id: str) -> None:
+    async with db.writer() as session:
+        await session.execute(repo.MATCHES.update().where(repo.MATCHES.c.match_id == match_id).values(version=4242))
+
+
+@contextlib.asynccontextmanager
+async def _held(db: Database, match_id: str) -> AsyncIterator[None]:
+    """Another connection holding the lock a writer of this match needs: the file's (SQLite), the row's (PG)."""
+    if db.is_sqlite:
+        other = sqlite3.connect(make_url(db.url).database or "", isolation_level=None)
+        other.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        return
+    engine = create_async_engine(db.url)
+    try:
+        async with engine.connect() as conn:
+            await conn.execute(text("SELECT 1 FROM matches WHERE match_id = :m FOR UPDATE"), {"m": match_id})
+            yield
+            await conn.rollback()
+    finally:
+        await engine.dispose()
