@@ -16,6 +16,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker
 from sqlalchemy.pool import PoolResetState
 from sqlalchemy.util import await_
 
+from app.db import direct
 from app.encoding import dump_json_text, load_json
 
 JSON_CODEC: dict[str, Any] = {"json_serializer": dump_json_text, "json_deserializer": load_json}
@@ -80,6 +81,7 @@ def _sqlite_engine(url: str, begin: str | None, pool_size: int) -> AsyncEngine:
             while True:
                 try:
                     raw.execute(begin)
+                    direct.observed(begin)
                     return
                 except sqlite3.OperationalError as exc:
                     if "locked" not in str(exc) or time.monotonic() > deadline:

@@ -65,7 +65,7 @@ class Statements:
         self._decisions = _Compiled(insert(decisions), dialect, decision_names)
 
     async def get(self, session: AsyncSession, match_id: str) -> dict[str, Any] | None:
-        _observed(self._get.sql)
+        observed(self._get.sql)
         rows = await (await _driver(session)).execute_fetchall(self._get.sql, self._get.binds({"key": match_id}))
         if not rows:
             return None
@@ -73,19 +73,20 @@ class Statements:
                 for name, process, value in zip(self._columns, self._results, rows[0], strict=True)}
 
     async def save(self, session: AsyncSession, match_id: str, values: dict[str, Any]) -> None:
-        _observed(self._save.sql)
+        observed(self._save.sql)
         await (await _driver(session)).execute(self._save.sql, self._save.binds({**values, "key": match_id}))
 
     async def add_events(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
-        _observed(self._events.sql)
+        observed(self._events.sql)
         await (await _driver(session)).executemany(self._events.sql, [self._events.binds(row) for row in rows])
 
     async def add_decisions(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
-        _observed(self._decisions.sql)
+        observed(self._decisions.sql)
         await (await _driver(session)).executemany(self._decisions.sql, [self._decisions.binds(row) for row in rows])
 
 
-def _observed(sql: str) -> None:
+def observed(sql: str) -> None:
+    """Tell the observers of a statement run beneath SQLAlchemy (here, and the SQLite writer's BEGIN)."""
     for observe in OBSERVERS:
         observe(sql)
 
