@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable
@@ -19,9 +20,11 @@ from sqlalchemy.util import await_
 from app.db import direct
 from app.encoding import dump_json_text, load_json
 
+log = logging.getLogger("wodi.db")
 JSON_CODEC: dict[str, Any] = {"json_serializer": dump_json_text, "json_deserializer": load_json}
 LOCK_WAIT = 30.0  # seconds a SQLite writer waits for the file's write lock held by another connection
 LOCK_RETRY = 0.005
+CHECKPOINT_EVERY = 200  # SQLite writes between two checkpoints of the write-ahead log
 
 
 class _OnTheLoop(aiosqlite.Connection):
@@ -65,8 +68,11 @@ def _sqlite_engine(url: str, begin: str | None, pool_size: int) -> AsyncEngine:
     def _connect(dbapi_connection: Any, _record: Any) -> None:
         dbapi_connection.isolation_level = None
         cursor = dbapi_connection.cursor()
+        # The writer leaves checkpoints (the one step that waits for the disk) to `Database._checkpoint`, on a
+        # reader's thread; readers keep SQLite's automatic ones off the loop too.
+        checkpoints = 0 if begin is not None else 1000
         for pragma in ("busy_timeout=30000", "journal_mode=WAL", "foreign_keys=ON", "synchronous=NORMAL",
-                       f"busy_timeout={busy}"):
+                       f"wal_autocheckpoint={checkpoints}", f"busy_timeout={busy}"):
             cursor.execute(f"PRAGMA {pragma}")
         cursor.close()
 
@@ -113,6 +119,9 @@ class Database:
         # SQLite has one writer per file anyway; queueing here avoids busy-waiting inside SQLite. (Writes to one
         # match queue in memory before they take a connection: `app.services.match.group_commit`.)
         self._sqlite_write_lock = asyncio.Lock() if self.is_sqlite else None
+        self._commits = 0
+        self._checkpointing: asyncio.Task[None] | None = None
+        self.checkpoints = 0  # checkpoints of the SQLite write-ahead log done
 
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
@@ -126,12 +135,29 @@ class Database:
         guard: AbstractAsyncContextManager[Any] = self._sqlite_write_lock or nullcontext()
         async with guard, self._writes() as session, session.begin():
             yield session
+        if self.is_sqlite:
+            self._commits += 1
+            if self._commits >= CHECKPOINT_EVERY and (self._checkpointing is None or self._checkpointing.done()):
+                self._commits = 0
+                self._checkpointing = asyncio.create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        """Copy the write-ahead log into the database file (what SQLite's automatic checkpoint does every 1,000
+        pages), on a reader's thread: its disk flush never holds up the event loop the writer runs on."""
+        try:
+            async with self.engine.connect() as conn:
+                await conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)")
+            self.checkpoints += 1
+        except Exception:  # the next one tries again; the log only grows meanwhile
+            log.warning("SQLite checkpoint failed", exc_info=True)
 
     async def ping(self) -> None:
         async with self.engine.connect() as conn:
             await conn.execute(text("SELECT 1"))
 
     async def dispose(self) -> None:
+        if self._checkpointing is not None:
+            await asyncio.gather(self._checkpointing, return_exceptions=True)
         await self.engine.dispose()
         if self._write_engine is not self.engine:
             await self._write_engine.dispose()

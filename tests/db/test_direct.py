@@ -16,6 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import make_url, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.db import database
 from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.database import Database
@@ -166,3 +167,33 @@ async def _held(db: Database, match_id: str) -> AsyncIterator[None]:
             await conn.rollback()
     finally:
         await engine.dispose()
+
+
+async def test_the_sqlite_write_ahead_log_is_checkpointed_off_the_writer(app: FastAPI) -> None:
+    """The writer's connections never checkpoint (the disk flush would hold up the loop they run on); every
+    `CHECKPOINT_EVERY` writes a reader's thread does, so the log is copied back and does not grow without end.
+    On PostgreSQL there is nothing of the kind: writes just commit."""
+    db = _db(app)
+    before = await _wal_frames(db)
+    for _ in range(database.CHECKPOINT_EVERY + 1):
+        async with db.writer() as session:
+            await session.execute(text("UPDATE matches SET version = version WHERE 1 = 0"))
+    if db.is_sqlite:
+        async with db.writer() as session:
+            raw = await (await session.connection()).get_raw_connection()
+            cursor = await raw.driver_connection.execute("PRAGMA wal_autocheckpoint")
+            assert (await cursor.fetchone())[0] == 0
+        assert db._checkpointing is not None  # the reader's checkpoint was started …
+        await db._checkpointing
+        assert db.checkpoints >= 1  # … and done
+        assert await _wal_frames(db) is not None
+    else:
+        assert before is None
+
+
+async def _wal_frames(db: Database) -> tuple[int, int, int] | None:
+    if not db.is_sqlite:
+        return None
+    async with db.reader() as session:
+        row = (await session.execute(text("PRAGMA wal_checkpoint(PASSIVE)"))).one()
+    return int(row[0]), int(row[1]), int(row[2])
