@@ -71,6 +71,15 @@ async def _until_ended(client: httpx.AsyncClient, match_id: str) -> dict[str, An
 async def test_the_bots_open_a_showcase_when_nothing_is_live(on: FastAPI) -> None:
     async with filler_on(on) as (filler, client):
         assert filler.showcase is not None
+        # The bots hold their actions until the checks of a live showcase are done: they think in no time, and a
+        # showcase could otherwise end between two of these requests.
+        playing = asyncio.Event()
+
+        async def gate(request: httpx.Request) -> None:
+            if request.url.path.endswith("/action"):
+                await playing.wait()
+
+        filler.pool.http.event_hooks["request"].append(gate)
         status = (await client.get("/api/showcase")).json()
         assert status["enabled"] and status["match"] is None and not status["others_live"]
         upcoming = status["next"]
@@ -95,6 +104,7 @@ async def test_the_bots_open_a_showcase_when_nothing_is_live(on: FastAPI) -> Non
         again = await client.post("/api/showcase", json={"game": upcoming["game"], "agents": idle},
                                   headers={"X-Official-Bot-Key": OFFICIAL_KEY})
         assert again.status_code == 409 and again.json()["error"] == "showcase_busy"
+        playing.set()
         ended = await _until_ended(client, match_id)
         assert ended["status"] == "finished"
         rows = (await client.get("/api/agents", params={"limit": 100})).json()
