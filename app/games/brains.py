@@ -23,13 +23,47 @@ import re
 from collections import Counter
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TextIO
+from typing import Any, Generic, Protocol, TextIO, TypeVar
 
 Brain = Callable[..., dict[str, Any] | None]
 """A rule brain: `decide(snapshot, persona, rng, *, baseline=False)` → an action body or None
 (`app.protocol.registry.Brain` states the contract)."""
 Chat = list[dict[str, str]]
 Usage = dict[str, Any] | None
+
+
+class Slugged(Protocol):
+    """A game's voice of one persona, known by the persona's slug."""
+
+    @property
+    def slug(self) -> str: ...
+
+
+class Lined(Slugged, Protocol):
+    """A voice with templates of its own, by part (`opener`, `suspect`, …)."""
+
+    @property
+    def lines(self) -> Mapping[str, tuple[str, ...]]: ...
+
+
+S = TypeVar("S", bound=Slugged)
+
+
+class Cast(Generic[S]):
+    """A game's voices of the official personas by slug, the one an unknown slug plays as, and the templates every
+    voice shares (a voice's own `lines` come first: `pool`)."""
+
+    def __init__(self, voices: Sequence[S], default: S, shared: Mapping[str, tuple[str, ...]] | None = None) -> None:
+        self.voices: dict[str, S] = {v.slug: v for v in voices}
+        self.default = default
+        self.shared: Mapping[str, tuple[str, ...]] = shared or {}
+
+    def voice(self, slug: str) -> S:
+        return self.voices.get(slug, self.default)
+
+    def pool(self, style: Lined, key: str) -> tuple[str, ...]:
+        """The persona's own templates for `key`, then the shared ones."""
+        return tuple(style.lines.get(key, ())) + tuple(self.shared.get(key, ()))
 
 
 class Speaker(Protocol):

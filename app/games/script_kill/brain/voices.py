@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.games.brains import Cast
+
 
 @dataclass(frozen=True)
 class Voice:
@@ -75,14 +77,5 @@ OSCAR = Voice("oscar", noise=0.8, chatty=2, lines={
     "defend": ("（捂住胸口）你们怎么能怀疑我", "天地可鉴，不是我"),
 })
 
-VOICES: dict[str, Voice] = {v.slug: v for v in (ADAI, LINGLONG, LAOTIE, NUOMI, YINGYAN, OSCAR)}
-
-
-def voice(slug: str) -> Voice:
-    """The voice of persona `slug`; an unknown slug plays as the detective (鹰眼)."""
-    return VOICES.get(slug, YINGYAN)
-
-
-def pool(style: Voice, key: str) -> tuple[str, ...]:
-    """The persona's own templates for `key`, then the shared ones."""
-    return style.lines.get(key, ()) + SHARED.get(key, ())
+CAST = Cast((ADAI, LINGLONG, LAOTIE, NUOMI, YINGYAN, OSCAR), default=YINGYAN, shared=SHARED)  # unknown: 鹰眼
+voice, pool = CAST.voice, CAST.pool

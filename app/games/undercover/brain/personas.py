@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.games.brains import Cast
+
 
 @dataclass(frozen=True)
 class Voting:
@@ -321,9 +323,6 @@ OSCAR = Voice(
     p_open=0.65, p_react=0.45, p_special=0.55, p_close=0.45,
 )
 
-VOICES: dict[str, Voice] = {v.slug: v for v in (ADAI, LINGLONG, LAOTIE, NUOMI, YINGYAN, OSCAR)}
-
-
-def voice(slug: str) -> Voice:
-    """The voice of persona `slug`; an unknown slug plays as the detective (鹰眼), the plainest voice."""
-    return VOICES.get(slug, YINGYAN)
+CAST = Cast((ADAI, LINGLONG, LAOTIE, NUOMI, YINGYAN, OSCAR), default=YINGYAN)  # unknown: 鹰眼, the plainest
+VOICES = CAST.voices
+voice = CAST.voice
