@@ -1,6 +1,6 @@
 """JSON as the server writes it: compact UTF-8, the bytes `json.dumps(value, ensure_ascii=False,
-separators=(",", ":"))` gives, made by orjson — about fifteen times faster on an 8 KB snapshot (0.075 → 0.005 ms),
-which every long-poll answer and every stored state pays."""
+separators=(",", ":"))` gives (a NaN is written as null rather than refused), made by orjson — about fifteen times
+faster on an 8 KB snapshot (0.075 → 0.005 ms), which every long-poll answer and every stored state pays."""
 
 from __future__ import annotations
 
@@ -19,4 +19,4 @@ def dump_json(value: Any) -> bytes:
 
 def dump_json_text(value: Any) -> str:
     """For SQLAlchemy's JSON columns, which want text."""
-    return orjson.dumps(value, option=_OPTIONS).decode()
+    return dump_json(value).decode()

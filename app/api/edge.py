@@ -21,7 +21,7 @@ MAX_BODY = 64 * 1024  # bytes; the largest legitimate body (a 500-character spee
 MAX_DEPTH = 32  # nesting of JSON arrays and objects
 MAX_META_BYTES = 4096  # a seat's `player.meta`, a proxy's `X-Provider-Agent-Meta`
 _BODY_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
-BODY = "wodi.body"  # the scope key of the body the guard read
+JSON_BODY = "wodi.json"  # the scope key of a JSON body as the guard parsed it (`app.api.hot` reads it there)
 
 
 def _refuse_constant(name: str) -> Any:
@@ -110,15 +110,17 @@ def check_target(scope: Scope) -> None:
         check_text(value, name[:40])
 
 
-def check_body(raw: bytes, content_type: str | None) -> None:
-    """Bodies the routers will read: JSON (declared, or undeclared as FastAPI reads it) and HTML forms."""
+def check_body(raw: bytes, content_type: str | None) -> Any:
+    """Bodies the routers will read: JSON (declared, or undeclared as FastAPI reads it) and HTML forms. Returns a
+    JSON body as parsed (None for any other)."""
     if not raw:
-        return
+        return None
     kind = (content_type or "").split(";")[0].strip().lower()
     if kind in ("", "application/json") or (kind.startswith("application/") and kind.endswith("+json")):
-        strict_json(raw)
-    elif kind == "application/x-www-form-urlencoded":
+        return strict_json(raw)
+    if kind == "application/x-www-form-urlencoded":
         _check_form(raw)
+    return None
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -169,8 +171,7 @@ class EdgeGuard:
                 await self.app(scope, receive, send)
                 return
             raw, messages = await _read_body(receive, _header(scope, b"content-length"))
-            check_body(raw, _header(scope, b"content-type"))
-            scope[BODY] = raw  # read once and checked: `app.api.hot` takes it from here
+            scope[JSON_BODY] = check_body(raw, _header(scope, b"content-type"))  # parsed once, here
         except _TooLarge:
             await _refuse(send, ApiError("payload_too_large", f"the body is larger than {MAX_BODY} bytes",
                                          limit=MAX_BODY))

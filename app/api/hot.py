@@ -12,7 +12,6 @@ route in the scope for `/metrics` and the request log. Anything else goes on to 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
@@ -26,7 +25,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from app.api import matches
 from app.api.deps import client_ip, get_provider, playing_agent
-from app.api.edge import BODY
+from app.api.edge import JSON_BODY
 from app.api.errors import refusal
 from app.api.match_schemas import ActionAccepted
 from app.games.base import GameError
@@ -66,7 +65,7 @@ class _Table:
         for route in _leaves(routes):
             path, methods = getattr(route, "path", ""), getattr(route, "methods", None) or set()
             for key in ((method, path) for method in methods):
-                if key in _ROUTES and key not in self.route and getattr(route, "endpoint", None) is _ENDPOINTS[key]:
+                if key in _ROUTES and key not in self.route and getattr(route, "endpoint", None) is _ROUTES[key][2]:
                     probe = path.replace("{match_id}", "x")
                     self.route[key] = route
                     self.earlier[key] = [r for r in before if getattr(r, "path", "").startswith(PREFIX + "/")
@@ -107,10 +106,14 @@ def _headers(scope: Scope) -> dict[str, str] | None:
     return found
 
 
-async def _caller(runtime: Runtime, headers: dict[str, str]) -> tuple[Any, str | None]:
-    agent = await playing_agent(runtime, headers.get("authorization"))
+def _owner_id(runtime: Runtime, headers: dict[str, str]) -> str | None:
+    """The logged-in owner of the session cookie (`deps.get_owner_id`), or None."""
     cookie = headers.get("cookie")
-    return agent, runtime.sessions.owner_id(cookie_parser(cookie).get(COOKIE) if cookie else None)
+    return runtime.sessions.owner_id(cookie_parser(cookie).get(COOKIE) if cookie else None)
+
+
+async def _caller(runtime: Runtime, headers: dict[str, str]) -> tuple[Any, str | None]:
+    return await playing_agent(runtime, headers.get("authorization")), _owner_id(runtime, headers)
 
 
 def _wait(query: dict[str, str]) -> float | None:
@@ -142,30 +145,23 @@ async def _events(runtime: Runtime, match_id: str, query: dict[str, str], header
 
 async def _action(runtime: Runtime, match_id: str, _query: dict[str, str], headers: dict[str, str],
                   scope: Scope) -> Response | None:
-    raw = scope.get(BODY)
+    body = scope.get(JSON_BODY)  # the edge guard parsed it (strict JSON)
     kind = headers.get("content_type", "").split(";")[0].strip().lower()
-    if not raw or kind != JSON:
-        return None
-    body = json.loads(raw)  # the edge guard has checked it is strict JSON
-    if not isinstance(body, dict):
+    if kind != JSON or not isinstance(body, dict):
         return None
     agent = await playing_agent(runtime, headers.get("authorization"))
     await get_provider(runtime, headers.get("provider_id"), headers.get("agent_meta"))
-    cookie = headers.get("cookie")
-    owner_id = runtime.sessions.owner_id(cookie_parser(cookie).get(COOKIE) if cookie else None)
-    answer = await matches.action_answer(runtime, match_id, body, agent, headers.get("play_token"), owner_id,
-                                         client_ip(Request(scope)))
+    answer = await matches.action_answer(runtime, match_id, body, agent, headers.get("play_token"),
+                                         _owner_id(runtime, headers), client_ip(Request(scope)))
     return Response(_ACCEPTED.dump_json(_ACCEPTED.validate_python(answer)), media_type=JSON)
 
 
-_ROUTES: dict[tuple[str, str], tuple[Handler, set[str]]] = {
-    ("GET", PREFIX + "/{match_id}"): (_snapshot, {"wait", "wait_for"}),
-    ("GET", PREFIX + "/{match_id}/events"): (_events, {"since", "wait"}),
-    ("POST", PREFIX + "/{match_id}/action"): (_action, set()),
+# Each hot route: its handler here, the query parameters it reads, and the route's own endpoint (which route it is).
+_ROUTES: dict[tuple[str, str], tuple[Handler, set[str], Callable[..., Any]]] = {
+    ("GET", PREFIX + "/{match_id}"): (_snapshot, {"wait", "wait_for"}, matches.get_match),
+    ("GET", PREFIX + "/{match_id}/events"): (_events, {"since", "wait"}, matches.get_events),
+    ("POST", PREFIX + "/{match_id}/action"): (_action, set(), matches.act),
 }
-_ENDPOINTS = {("GET", PREFIX + "/{match_id}"): matches.get_match,
-              ("GET", PREFIX + "/{match_id}/events"): matches.get_events,
-              ("POST", PREFIX + "/{match_id}/action"): matches.act}
 _TAILS = {None: "/{match_id}", "/events": "/{match_id}/events", "/action": "/{match_id}/action"}
 
 
@@ -185,7 +181,7 @@ class HotPaths:
         if self._table is None:
             self._table = _Table(scope["app"].router.routes)
         route = self._table.claimed(key, scope)
-        handler, names = _ROUTES[key]
+        handler, names, _endpoint = _ROUTES[key]
         query = _once(parse_qsl(scope["query_string"].decode("latin-1"), keep_blank_values=True), names)
         headers = _headers(scope)
         if route is None or query is None or headers is None:

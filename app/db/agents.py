@@ -60,9 +60,8 @@ async def add_stats(session: AsyncSession, agent_id: str, **increments: int) -> 
 async def add_counts(session: AsyncSession, counts: Mapping[str, Mapping[str, float]]) -> None:
     """Add to several agents' counters at once (`{agent_id: {column: amount}}`): one statement, sent for every
     agent together, each adding in SQL so concurrent finishes never lose an update."""
-    rows = {agent_id: {name: amount for name, amount in amounts.items() if amount}
-            for agent_id, amounts in counts.items()}
-    rows = {agent_id: amounts for agent_id, amounts in rows.items() if amounts}
+    rows = {agent_id: added for agent_id, amounts in counts.items()
+            if (added := {name: amount for name, amount in amounts.items() if amount})}
     if not rows:
         return
     names = sorted({name for amounts in rows.values() for name in amounts})
