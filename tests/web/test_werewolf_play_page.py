@@ -146,11 +146,14 @@ async def _night(page: Page, api: httpx.AsyncClient, match_id: str, token: str, 
     elif me["role"] == "seer":
         offer = _offer(me, "night_action", "check")
         assert offer is not None, me["allowed_actions"]
-        target = offer["targets"][0]
+        # A seat not checked yet when there is one (a seer may look at a seat twice: then its answer shows twice).
+        checked = {check["seat"] for check in me.get("seer_checks") or []}
+        target = next((t for t in offer["targets"] if t not in checked), offer["targets"][0])
+        answer = page.locator(f'#stream [data-testid="ww-seer-result"][data-target="{target}"]')
+        shown = await answer.count()
         await _tid(page, f"ww-night-target-{target}").click()
         await _tid(page, "ww-night-confirm").click()
-        answer = page.locator(f'#stream [data-testid="ww-seer-result"][data-target="{target}"]')
-        await expect(answer).to_have_count(1, timeout=SOON)  # the seer's answer, in the seer's own stream
+        await expect(answer).to_have_count(shown + 1, timeout=SOON)  # the seer's answer, in the seer's own stream
         await expect(_tid(page, "ww-you-checks")).to_contain_text(str(target), timeout=SOON)
         camp = (await read_snap(api, match_id, token))["you"]["seer_checks"][-1]
         assert camp["seat"] == target

@@ -62,6 +62,9 @@ class Scheduler:
         self.poke("", 0, due)
 
     async def start(self) -> None:
+        """Sweep once before serving (what a stopped server left behind is cleared before its first request, and a
+        clock moved after start-up never meets a first sweep still under way), then run the timers and the janitor."""
+        await self._sweep()
         self._tasks = [asyncio.create_task(self._timers(), name="wodi-timers"),
                        asyncio.create_task(self._janitor(), name="wodi-janitor")]
 
@@ -135,13 +138,16 @@ class Scheduler:
 
     async def _janitor(self) -> None:
         while True:
-            try:
-                await self.sweep_waiting_rooms()
-                await self.sweep_quick_tables()
-                await self.sweep_idempotency_keys()
-            except Exception:
-                log.exception("janitor sweep failed")
             await asyncio.sleep(self.settings.janitor_interval)
+            await self._sweep()
+
+    async def _sweep(self) -> None:
+        try:
+            await self.sweep_waiting_rooms()
+            await self.sweep_quick_tables()
+            await self.sweep_idempotency_keys()
+        except Exception:
+            log.exception("janitor sweep failed")
 
     async def sweep_idempotency_keys(self) -> int:
         """Forget `Idempotency-Key` answers older than 24 h (a retry after that runs again); returns how many."""
