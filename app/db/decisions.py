@@ -31,8 +31,7 @@ async def add(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
     if not rows:
         return
     fast = direct_statements(session)
-    if fast is not None:
-        await fast.add_decisions(session, rows)
+    if fast is not None and await fast.add_decisions(session, rows):
         return
     await session.execute(insert(DECISIONS), list(rows))
 

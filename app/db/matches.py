@@ -37,7 +37,7 @@ def _direct_build(dialect: Dialect) -> direct.Statements:
 
 
 def direct_statements(session: AsyncSession) -> direct.Statements | None:
-    """The command path's statements on the session's driver connection (SQLite), or None (`app.db.direct`)."""
+    """The command path's statements on the session's driver connection, or None (`app.db.direct`)."""
     return direct.statements(session, _direct_build)
 
 
@@ -48,7 +48,7 @@ async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_
     Commands change the object in memory and write it back with `save`: plain Core statements on the hot path,
     since the ORM's identity map and unit of work cost more than the rules themselves."""
     fast = direct_statements(session) if lock else None
-    if fast is not None:  # SQLite: the transaction's BEGIN IMMEDIATE is the lock
+    if fast is not None and not fast.locks_by_read:  # SQLite: the transaction's BEGIN IMMEDIATE is the lock
         found = await fast.get(session, match_id)
         return None if found is None else Match(**found)
     query = select(MATCHES).where(MATCHES.c.match_id == match_id)
@@ -62,8 +62,7 @@ async def save(session: AsyncSession, match: Match) -> None:
     """Write back what a command changed (the row is locked by `get(lock=True)`)."""
     values = {column: getattr(match, column) for column in MUTABLE}
     fast = direct_statements(session)
-    if fast is not None:
-        await fast.save(session, match.match_id, values)
+    if fast is not None and await fast.save(session, match.match_id, values):
         return
     await session.execute(update(MATCHES).where(MATCHES.c.match_id == match.match_id).values(values))
 
@@ -103,8 +102,7 @@ async def add_events(session: AsyncSession, match_id: str, events: Sequence[dict
     rows = [{"match_id": match_id, "seq": e["seq"], "type": e["type"], "visibility": e["visibility"], "body": e,
              "created_at": at} for e in events]
     fast = direct_statements(session)
-    if fast is not None:
-        await fast.add_events(session, rows)
+    if fast is not None and await fast.add_events(session, rows):
         return
     await session.execute(insert(EVENTS), rows)
 

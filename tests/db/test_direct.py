@@ -1,6 +1,6 @@
-"""`app.db.direct`: on SQLite the command path's statements run on the session's driver connection; what they read
-and write is what the session's own statements read and write (on PostgreSQL the repositories keep to the
-session, and the same checks hold)."""
+"""`app.db.direct`: the command path's statements run on the session's driver connection (on PostgreSQL all but
+the locked read, which begins the transaction); what they read and write is what the session's own statements
+read and write."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from fastapi import FastAPI
 from sqlalchemy import make_url, select, text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from app.db import database
+from app.db import database, direct
 from app.db import decisions as decisions_repo
 from app.db import matches as repo
 from app.db.database import Database
@@ -36,7 +36,7 @@ async def test_the_row_reads_and_writes_as_through_the_session(app: FastAPI, cli
         through_session = dict((await session.execute(
             select(repo.MATCHES).where(repo.MATCHES.c.match_id == table.match_id))).mappings().one())
     async with db.writer() as session:
-        assert (repo.direct_statements(session) is not None) == db.is_sqlite
+        assert repo.direct_statements(session) is not None
         match = await repo.get(session, table.match_id, lock=True)
         assert match is not None
         read = {column: getattr(match, column) for column in through_session}
@@ -69,9 +69,12 @@ async def test_events_and_decisions_read_back_as_written(app: FastAPI, client: h
                            "outcome": "accepted", "due": True, "at_seq": total, "at": 1796400000.25,
                            "roles": ["平民"], "you": {"seat": 1, "word": "苹果"}, "sent": {"type": "speak"},
                            "reply": None, "usage": None, "input_tokens": 0, "output_tokens": 7, "cost_usd": 0.5}
-    async with db.writer() as session:
+    async with _direct_seen() as seen, db.writer() as session:
+        await repo.get(session, table.match_id, lock=True)  # as a command does: on PostgreSQL it begins
         await repo.add_events(session, table.match_id, added, at)
         await decisions_repo.add(session, [row])
+    assert [sql.split()[:3] for sql in seen if sql.startswith("INSERT")] == [
+        ["INSERT", "INTO", "events"], ["INSERT", "INTO", "decisions"]]  # both went direct
     async with db.reader() as session:
         assert await repo.events_after(session, table.match_id, total, total + 2) == added
         created = (await session.execute(text("SELECT created_at FROM events WHERE match_id = :m AND seq = :s"),
@@ -81,6 +84,35 @@ async def test_events_and_decisions_read_back_as_written(app: FastAPI, client: h
     mine = [d for d in decisions if d.at_seq == total and d.output_tokens == 7]
     assert len(mine) == 1
     assert {k: getattr(mine[0], k) for k in row} == row
+
+
+@contextlib.asynccontextmanager
+async def _direct_seen() -> AsyncIterator[list[str]]:
+    """The statements run on the driver connection meanwhile (`app.db.direct.OBSERVERS`)."""
+    seen: list[str] = []
+    direct.OBSERVERS.append(seen.append)
+    try:
+        yield seen
+    finally:
+        direct.OBSERVERS.remove(seen.append)
+
+
+async def test_a_write_before_the_transaction_began_stays_on_the_session(app: FastAPI,
+                                                                         client: httpx.AsyncClient) -> None:
+    """On PostgreSQL nothing goes direct before a statement has begun the session's transaction (it would run
+    outside it); the write then goes through the session, and reads back the same."""
+    table = Table(client, 4)
+    await table.open()
+    db = _db(app)
+    async with db.reader() as session:
+        match = await repo.get(session, table.match_id)
+    assert match is not None
+    match.version = 77
+    async with _direct_seen() as seen, db.writer() as session:
+        await repo.save(session, match)
+    assert any(sql.startswith("UPDATE matches") for sql in seen) == db.is_sqlite
+    async with db.reader() as session:
+        assert await repo.version_of(session, table.match_id) == 77
 
 
 async def test_a_connection_left_in_a_transaction_is_rolled_back_on_return(app: FastAPI) -> None:

@@ -19,7 +19,10 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from app.db import direct
 from app.services.delivery.notifier import MemoryNotifier, OnCommit
+
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
@@ -71,11 +74,11 @@ class PostgresNotifier(MemoryNotifier):
     async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None) -> None:
         # NOTIFY inside the transaction is delivered by PostgreSQL exactly when it commits, never otherwise.
         payload = f"{self._origin}:{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
-        await session.execute(text("SELECT pg_notify(:channel, :payload)"), {"channel": CHANNEL, "payload": payload})
+        if not await direct.notify(session, CHANNEL, payload):
+            await session.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
 
     async def stage_key_change(self, session: AsyncSession, agent_id: str) -> None:
-        await session.execute(text("SELECT pg_notify(:channel, :payload)"),
-                              {"channel": KEYS_CHANNEL, "payload": agent_id})
+        await session.execute(NOTIFY, {"channel": KEYS_CHANNEL, "payload": agent_id})
 
     def _key_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._on_key_change(payload)
