@@ -139,7 +139,7 @@ async def _driver(session: AsyncSession) -> Any:
     if known is not None and transaction is not None and known[0] is transaction:
         return known[1]
     connection = await session.connection()
-    driver = (await connection.get_raw_connection()).driver_connection
+    driver: Any = (await connection.get_raw_connection()).driver_connection
     if connection.dialect.name == "postgresql" and not driver.is_in_transaction():
         return None  # nothing has run on the session yet: its transaction is not open on the server
     session.info[_DRIVER] = (session.get_transaction(), driver)
