@@ -78,6 +78,10 @@ class Receiver:
         assert self._server is not None and self._task is not None
         self._server.should_exit = True
         await self._task
+        # Closing a transport closes its socket in a callback the loop runs next: let it run before the test's
+        # loop closes, or the socket is only collected later (an "unclosed socket" warning in another test).
+        for _ in range(3):
+            await asyncio.sleep(0)
 
     async def next(self, name: str, within: float = 30.0) -> Received:
         async with asyncio.timeout(within):
