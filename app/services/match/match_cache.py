@@ -120,6 +120,12 @@ class MatchCache:
         MATCH_CACHE_HIT.inc()
         return entry
 
+    def state_at(self, match_id: str, version: int) -> Any | None:
+        """The rules' state of `version` if the cache holds that version (a command then skips parsing the row's
+        JSON). Shared, never changed: the rules copy a state before they change it."""
+        entry = self._entries.get(match_id)
+        return entry.state if entry is not None and entry.version == version else None
+
     def _at_version(self, match_id: str, version: int) -> CachedMatch | None:
         entry = self._entries.get(match_id)
         if entry is None or entry.version != version:

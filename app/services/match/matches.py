@@ -28,7 +28,7 @@ from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
 from app.services.identity import clients, tokens
 from app.services.match import decisions, effects, lobby, quick_end, takeover
-from app.services.match.match_cache import seat_dict
+from app.services.match.match_cache import MatchCache, seat_dict
 from app.services.match.seating import Caller, Sitter, check_can_sit, check_room_takes, seat_of
 from app.services.match.shell import Shell
 from app.services.rating import ratings
@@ -239,7 +239,7 @@ async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Excep
     results: list[Applied | Exception] = []
     taken: list[tuple[Seat, _Sitting]] = []
     async with shell.db.writer() as session:
-        match, game, state = await _locked_match(session, match_id)
+        match, game, state = await _locked_match(session, match_id, shell.cache)
         seats = await repo.seats(session, match_id)
         before, events = state, []
         for job in joins:
@@ -277,12 +277,15 @@ async def _join_command(session: AsyncSession, game: Game, match: Match, seats: 
     return game.join_avoiding(sitting.name, sitting.display_name, recent)
 
 
-async def _locked_match(session: AsyncSession, match_id: str) -> tuple[Match, Game, Any]:
+async def _locked_match(session: AsyncSession, match_id: str,
+                        cache: MatchCache | None = None) -> tuple[Match, Game, Any]:
+    """The match row, locked; its state from `cache` when that holds the row's version, else parsed."""
     match = await repo.get(session, match_id, lock=True)
     if match is None:
         raise ApiError("match_not_found", f"no match {match_id!r}")
     game = _game(match.game)
-    return match, game, game.state_from_json(match.state)
+    state = cache.state_at(match_id, match.version) if cache is not None else None
+    return match, game, game.state_from_json(match.state) if state is None else state
 
 
 @dataclass
@@ -322,7 +325,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
     shell = commands[0].shell  # one queue per process: every command of a batch comes from the same one
     results: list[Applied | Exception] = []
     async with shell.db.writer() as session:
-        match, game, state = await _locked_match(session, match_id)
+        match, game, state = await _locked_match(session, match_id, shell.cache)
         seats = shell.cache.seats(match_id, match.seats_taken) or [
             seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
         events: list[dict[str, Any]] = []
