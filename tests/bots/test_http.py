@@ -289,9 +289,10 @@ async def test_rooms_of_any_size_fill_and_play_to_the_end(server: Server, wiped:
 
             await _until(idle, 150)
         # Eleven and eight bots act at once: a bot that read a step just before another seat (or the clock) closed
-        # it — the night, or the match's last vote — is refused for acting late (its night turn is gone, the phase
-        # has moved on, the match is over) and reads again. Nothing else may be refused.
-        late = {"not_your_night_turn", "wrong_phase", "match_finished"}
+        # it — the night, the pack's choice, or the match's last vote — is refused for acting late (its night turn
+        # is gone, the other wolves have just decided, the phase has moved on, the match is over) and reads again.
+        # Nothing else may be refused.
+        late = {"not_your_night_turn", "night_action_done", "wrong_phase", "match_finished"}
         assert set(filler.stats.errors) <= late, filler.stats.errors
     finally:
         await filler.stop()
