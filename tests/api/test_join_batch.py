@@ -68,15 +68,29 @@ async def test_one_batch_is_one_transaction_and_refusals_change_nothing(app: Fas
     order = [sitters[0], sitters[1], sitters[0], sitters[6], sitters[2], sitters[3], sitters[4], sitters[5]]
     jobs = [matches._Join(runtime, s, {}, {}, f"pk_live_{i:043d}", runtime.clock()) for i, s in enumerate(order)]
 
-    commits: list[None] = []
+    # What each writer connection did meanwhile: the seats it inserted and its commits. Another writer of this
+    # process (a background task) may commit in the same moment; the batch's own connection is the one that
+    # wrote the seats.
+    seen: list[tuple[str, int]] = []
     engine = runtime.db._write_engine.sync_engine  # the engine `writer()` sessions use (SQLite: its own)
-    listener = lambda _conn: commits.append(None)  # noqa: E731 - a one-line counter
-    event.listen(engine, "commit", listener)
+
+    def committed(conn: Any) -> None:
+        seen.append(("commit", id(conn)))
+
+    def executed(conn: Any, _cursor: Any, statement: str, *_: Any) -> None:
+        if statement.lstrip().upper().startswith("INSERT INTO SEATS"):
+            seen.append(("seat", id(conn)))
+
+    event.listen(engine, "commit", committed)
+    event.listen(engine, "before_cursor_execute", executed)
     try:
         results = await matches._join_batch(room["match_id"], jobs)
     finally:
-        event.remove(engine, "commit", listener)
-    assert len(commits) == 1, "the whole batch commits once"
+        event.remove(engine, "commit", committed)
+        event.remove(engine, "before_cursor_execute", executed)
+    writers = {conn for kind, conn in seen if kind == "seat"}
+    assert len(writers) == 1, "every seat of the batch is written by one transaction"
+    assert [kind for kind, conn in seen if conn in writers] == ["seat"] * 5 + ["commit"], "… which commits once"
 
     codes = [r.code if isinstance(r, Exception) else r.seat for r in results]  # type: ignore[union-attr]
     assert codes == [1, 2, "same_agent_already_in_match", "already_in_match", 3, 4, 5, "match_full"], codes
