@@ -236,7 +236,9 @@ OTHER_SPOILABLE = ["text", "target_seat", "to_seat", "clue", "item", "location",
 
 
 @given(request=requests(), content_type=st.sampled_from(CONTENT_TYPES[:2] * 4 + CONTENT_TYPES),
-       who=st.sampled_from([-2] * 6 + [-3, -4] * 3 + [-1, 0, 1, 2, 3, 4]),
+       # 剧本杀's rule-bot moves are accepted less often than werewolf's (its tiny script's phases close by clock):
+       # twice the draws, so its table moves often enough in every run (about 10 accepted with three draws, and once 3).
+       who=st.sampled_from([-2] * 6 + [-3] * 3 + [-4] * 6 + [-1, 0, 1, 2, 3, 4]),
        match=st.sampled_from([-1] * 4 + [0, "ab\x00cd", "nosuch"]),
        spoil=st.tuples(st.sampled_from(SPOILABLE), evil), other=st.tuples(st.sampled_from(OTHER_SPOILABLE), evil),
        seed=st.integers(0, 2**16), provider=st.sampled_from([None] * 4 + ["p" * 80, "proxy"]),
