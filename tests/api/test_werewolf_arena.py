@@ -65,7 +65,9 @@ async def test_a_competitive_werewolf_match_is_rated_per_agent_and_game(client: 
 
 
 async def test_a_silent_werewolf_seat_is_played_to_the_end_by_the_bot(client: httpx.AsyncClient) -> None:
-    url, keys, names = await _werewolf_table(client, "silent", night_timeout=1, speak_timeout=1, vote_timeout=1,
+    # The silent seat's clock runs out once (then the bot holds it); 5 s leave the other seats, which the test
+    # plays one after another from their snapshots, time to act on a loaded machine (1 s once let seat 5 lapse).
+    url, keys, names = await _werewolf_table(client, "silent", night_timeout=5, speak_timeout=5, vote_timeout=5,
                                              takeover_after_timeouts=1, compete_mode=True)
     final = await _play(client, url, keys, silent=0)
     assert final["status"] == "finished"
