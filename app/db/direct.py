@@ -97,15 +97,13 @@ class Statements:
         if driver is None:
             return False
         observed(statement.sql)
-        if self.locks_by_read:  # asyncpg: positional arguments, a prepared statement per connection
-            if len(rows) == 1:
-                await driver.execute(statement.sql, *statement.binds(rows[0]))
-            else:
-                await driver.executemany(statement.sql, [statement.binds(row) for row in rows])
-        elif len(rows) == 1:
-            await driver.execute(statement.sql, statement.binds(rows[0]))
+        params = [statement.binds(row) for row in rows]
+        if len(params) > 1:
+            await driver.executemany(statement.sql, params)
+        elif self.locks_by_read:  # asyncpg takes one row's values as positional arguments
+            await driver.execute(statement.sql, *params[0])
         else:
-            await driver.executemany(statement.sql, [statement.binds(row) for row in rows])
+            await driver.execute(statement.sql, params[0])
         return True
 
 

@@ -73,17 +73,23 @@ def content_overlap(a: str, b: str) -> float:
     return len(ca & content(b)) / len(ca) if ca else 0.0
 
 
-def longest_phrase(text: str) -> tuple[str, ...]:
-    """The longest run of meaningful characters of `text` (at most 6), as a one-phrase tuple; () when none."""
+def longest_run(norm: str) -> str:
+    """The longest run of meaningful characters of normalised text (at most 6), or ''."""
     run, longest = "", ""
-    for ch in normalise(text):
+    for ch in norm:
         if ch in STOP or not ch.isalpha():
             run = ""
             continue
         run += ch
         if len(run) > len(longest):
             longest = run
-    return (longest[:6],) if longest else ()
+    return longest[:6]
+
+
+def longest_phrase(text: str) -> tuple[str, ...]:
+    """The longest run of meaningful characters of `text` (at most 6), as a one-phrase tuple; () when none."""
+    run = longest_run(normalise(text))
+    return (run,) if run else ()
 
 
 def outlier(own: Sequence[str], others: Sequence[str], overlap: Overlap = content_overlap) -> float:

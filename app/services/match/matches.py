@@ -277,14 +277,13 @@ async def _join_command(session: AsyncSession, game: Game, match: Match, seats: 
     return game.join_avoiding(sitting.name, sitting.display_name, recent)
 
 
-async def _locked_match(session: AsyncSession, match_id: str,
-                        cache: MatchCache | None = None) -> tuple[Match, Game, Any]:
+async def _locked_match(session: AsyncSession, match_id: str, cache: MatchCache) -> tuple[Match, Game, Any]:
     """The match row, locked; its state from `cache` when that holds the row's version, else parsed."""
     match = await repo.get(session, match_id, lock=True)
     if match is None:
         raise ApiError("match_not_found", f"no match {match_id!r}")
     game = _game(match.game)
-    state = cache.state_at(match_id, match.version) if cache is not None else None
+    state = cache.state_at(match_id, match.version)
     return match, game, game.state_from_json(match.state) if state is None else state
 
 
@@ -438,7 +437,7 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
 
     async def mark() -> Match:
         async with shell.db.writer() as session:
-            match, _, _ = await _locked_match(session, match_id)
+            match, _, _ = await _locked_match(session, match_id, shell.cache)
             seats = [seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
             if seat_of(seats, caller) != 0:
                 raise ApiError("not_host", "only the host (seat 0) can call in the bots")
@@ -507,7 +506,7 @@ async def janitor_abort(shell: Shell, match_id: str, idle_since: datetime) -> bo
 
     async def abort_idle() -> bool:
         async with shell.db.writer() as session:
-            match, game, state = await _locked_match(session, match_id)
+            match, game, state = await _locked_match(session, match_id, shell.cache)
             if match.status != "waiting" or match.updated_at >= idle_since:
                 return False
             outcome = game.apply(state, game.abort("janitor_timeout"), now=now)
@@ -529,7 +528,7 @@ async def vacate(shell: Shell, match_id: str, agent_id: str) -> str | None:
 
     async def leave() -> str | None:
         async with shell.db.writer() as session:
-            match, game, state = await _locked_match(session, match_id)
+            match, game, state = await _locked_match(session, match_id, shell.cache)
             row = next((s for s in await repo.seats(session, match_id) if s.agent_id == agent_id), None)
             if row is None or match.status in TERMINAL:
                 return None
@@ -568,7 +567,7 @@ async def end_away(shell: Shell, match_id: str, seen_before: datetime) -> bool:
 
     async def end() -> bool:
         async with shell.db.writer() as session:
-            match, game, state = await _locked_match(session, match_id)
+            match, game, state = await _locked_match(session, match_id, shell.cache)
             if not quick_end.away(match, await repo.seats(session, match_id), seen_before):
                 return False
             ended, stamped = quick_end.end(game, state, "player_left", now)
@@ -588,7 +587,7 @@ async def record_rewrite(shell: Shell, match_id: str, proposal: Any) -> bool:
 
     async def write() -> Applied | None:
         async with shell.db.writer() as session:
-            match, game, state = await _locked_match(session, match_id)
+            match, game, state = await _locked_match(session, match_id, shell.cache)
             if not isinstance(game, registry.Rewrites) or game.rewrite_source(state) is None:
                 return None
             try:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from app.games.undercover.brain.personas import SITUATION, VOICES, VOTE_COMMON
 from app.games.undercover.checks import gloss_of
 from app.games.undercover.leak import leaks
-from app.games.undercover.reading import STOP
+from app.games.undercover.reading import STOP, longest_run
 from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import Word, default_library
 
@@ -220,25 +220,13 @@ def phrases_of(text: str) -> tuple[str, ...]:
             i += 1
     if found:
         return tuple(dict.fromkeys(found))
-    run = _longest_run(norm)
+    run = longest_run(norm)
     return (run,) if run else ()
 
 
 def phrase_of(text: str) -> str:
     """The main phrase of a speech: its longest key phrase, or ''."""
     return max(phrases_of(text), key=len, default="")
-
-
-def _longest_run(norm: str) -> str:
-    run, longest = "", ""
-    for ch in norm:
-        if ch in STOP or not ch.isalpha():
-            run = ""
-            continue
-        run += ch
-        if len(run) > len(longest):
-            longest = run
-    return longest[:6]
 
 
 def is_safe(text: str, word: str | None) -> bool:
