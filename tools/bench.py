@@ -14,7 +14,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import bisect
+import contextlib
 import os
+import socket
 import subprocess
 import sys
 import tempfile
@@ -225,21 +227,35 @@ def report(figures: Figures, label: str, tables: int) -> str:
 def spawn(database_url: str, port: int, *, bots: bool = False, pool_max: int = 20) -> subprocess.Popen[bytes]:
     """A server process on `port` (the schema is migrated first); with `bots`, its official bots fill only the
     rooms that ask for them at once (quick starts), and play no showcase."""
+    port_free(port)
     env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
            "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "true" if bots else "false",
            "WODI_BOT_FILL_AFTER": "600", "WODI_BOT_POOL_MAX": str(pool_max), "WODI_SHOWCASE": "false",
            "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}", "WODI_TRUSTED_PROXIES": "127.0.0.1"}
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,
                    capture_output=True)
-    process = subprocess.Popen([sys.executable, "-m", "app"], env=env)
-    for _ in range(100):
+    return started(subprocess.Popen([sys.executable, "-m", "app"], env=env), f"http://127.0.0.1:{port}/readyz")
+
+
+def port_free(port: int) -> None:
+    """Exit unless nothing listens on 127.0.0.1:`port`: a spawned server that cannot bind would leave the
+    benchmark measuring whichever server already answers there (another benchmark's, say)."""
+    with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), timeout=0.5):
+        raise SystemExit(f"port {port} is taken (another server listens there): pass --port")
+
+
+def started(process: subprocess.Popen[bytes], url: str) -> subprocess.Popen[bytes]:
+    """`process`, once `url` answers 200 — and only while `process` itself still runs."""
+    for _ in range(150):
+        if process.poll() is not None:
+            raise SystemExit(f"the server exited with {process.returncode} before answering {url}")
         try:
-            if httpx.get(f"http://127.0.0.1:{port}/readyz", timeout=1).status_code == 200:
+            if httpx.get(url, timeout=1).status_code == 200 and process.poll() is None:
                 return process
         except httpx.TransportError:
             time.sleep(0.1)
     process.kill()
-    raise SystemExit("server did not start")
+    raise SystemExit(f"the server did not answer {url}")
 
 
 def main() -> None:

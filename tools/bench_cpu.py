@@ -23,12 +23,11 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import httpx
 
-from tools.bench import report, run_workers, spawn
+from tools.bench import port_free, report, run_workers, spawn, started
 
 REFERENCE_MS_PER_GAME = 1697.0  # issue 29's measurement of the reference implementation (serial actions)
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -49,19 +48,13 @@ def cpu_seconds(pid: int) -> float:
 
 
 def bare_server(port: int) -> subprocess.Popen[bytes]:
+    port_free(port)
     folder = Path(tempfile.mkdtemp())
     (folder / "bare_app.py").write_text(BARE_APP)
     process = subprocess.Popen([sys.executable, "-m", "uvicorn", "bare_app:app", "--port", str(port),  # noqa: S603
                                 "--log-level", "warning", "--no-access-log", "--timeout-keep-alive", "65"],
                                cwd=folder)
-    for _ in range(100):
-        try:
-            if httpx.get(f"http://127.0.0.1:{port}/bare", timeout=1).status_code == 200:
-                return process
-        except httpx.TransportError:
-            time.sleep(0.1)
-    process.kill()
-    raise SystemExit("the bare endpoint did not start")
+    return started(process, f"http://127.0.0.1:{port}/bare")
 
 
 async def hammer(url: str, requests: int, clients: int) -> None:
@@ -81,7 +74,7 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--batches", type=int, default=1, help="games per table, one after another")
     parser.add_argument("--database", default=None, help="database URL (default: a temporary SQLite file)")
-    parser.add_argument("--port", type=int, default=8795)
+    parser.add_argument("--port", type=int, default=8797, help="the bare endpoint takes the next port")
     parser.add_argument("--workers", type=int, default=4, help="client processes that play the tables")
     parser.add_argument("--serial", action="store_true",
                         help="serial actions: one action in flight per table (the reference's way; votes wait)")
