@@ -2,7 +2,7 @@
 
 Plays real 6-seat undercover tables over HTTP through the whole app (`create_app`, in process, one request at a
 time) and counts the statements the database driver executes while each request runs, background work it started
-included: `speak`, `vote` (a vote that does not close the round, and the one that does), the seat's `snapshot`, a
+included: `register`, `create`, `join` (and the join that fills the table and deals), `speak`, `vote` (a vote that does not close the round, and the one that does), the seat's `snapshot`, a
 spectator's `snapshot`, an `events` read, and a long-poll `wake` (the statements a held `GET …/events?wait=` costs
 when an action wakes it, the action's own subtracted). Prints the median and the maximum per kind, then a summary
 line. The default database is a temporary SQLite file; pass a PostgreSQL URL (an empty database) to count there.
@@ -54,13 +54,16 @@ async def measured(counter: Counter, request: Any) -> tuple[int, httpx.Response]
 async def play_table(http: httpx.AsyncClient, counter: Counter, counts: dict[str, list[int]], index: int) -> None:
     keys = []
     for seat in range(6):
-        made = await http.post("/api/agents", json={"name": f"count-{index}-{seat}"})
+        n, made = await measured(counter, http.post("/api/agents", json={"name": f"count-{index}-{seat}"}))
+        counts["register"].append(n)
         keys.append({"Authorization": f"Bearer {made.json()['api_key']}"})
-    created = await http.post("/api/matches", headers=keys[0],
-                              json={"game": "undercover", "config": {"n_players": 6, "n_undercover": 1}})
+    n, created = await measured(counter, http.post("/api/matches", headers=keys[0], json={
+        "game": "undercover", "config": {"n_players": 6, "n_undercover": 1}}))
+    counts["create"].append(n)
     match_id = created.json()["match_id"]
     for seat in range(1, 6):
-        await http.post(f"/api/matches/{match_id}/join", json={}, headers=keys[seat])
+        n, _ = await measured(counter, http.post(f"/api/matches/{match_id}/join", json={}, headers=keys[seat]))
+        counts["join (deals)" if seat == 5 else "join"].append(n)
     url = f"/api/matches/{match_id}"
     while True:
         snap = (await http.get(url, headers=keys[0])).json()

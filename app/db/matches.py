@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, func, insert, select, update
+from sqlalchemy import Table, bindparam, func, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
@@ -78,9 +78,6 @@ async def version_of(session: AsyncSession, match_id: str) -> int | None:
     return (await session.execute(query)).scalar_one_or_none()
 
 
-async def add_seat(session: AsyncSession, seat: Seat) -> None:
-    """Write a new seat (every column set by its maker) with one INSERT: no unit of work on the join path."""
-    await session.execute(insert(SEATS), [{column.name: getattr(seat, column.name) for column in SEATS.columns}])
 
 
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
@@ -107,17 +104,25 @@ async def add_events(session: AsyncSession, match_id: str, events: Sequence[dict
     await session.execute(insert(EVENTS), rows)
 
 
-async def live_seat_of(session: AsyncSession, agent_id: str) -> tuple[Match, Seat] | None:
+class LiveSeat(NamedTuple):
+    """Where an agent sits now: the match, its status and the seat."""
+
+    match_id: str
+    status: str
+    seat: int
+
+
+# Built once: a statement object caches its own cache key, so each call only binds the agent.
+_LIVE_SEAT = (select(MATCHES.c.match_id, MATCHES.c.status, SEATS.c.seat)
+              .join(SEATS, SEATS.c.match_id == MATCHES.c.match_id)
+              .where(SEATS.c.agent_id == bindparam("agent_id"), MATCHES.c.status.in_(LIVE))
+              .order_by(MATCHES.c.created_at.desc()).limit(1))
+
+
+async def live_seat_of(session: AsyncSession, agent_id: str) -> LiveSeat | None:
     """The agent's newest waiting or in-progress match and its seat there."""
-    query = (
-        select(Match, Seat)
-        .join(Seat, Seat.match_id == Match.match_id)
-        .where(Seat.agent_id == agent_id, Match.status.in_(LIVE))
-        .order_by(Match.created_at.desc())
-        .limit(1)
-    )
-    row = (await session.execute(query)).first()
-    return (row[0], row[1]) if row else None
+    row = (await session.execute(_LIVE_SEAT, {"agent_id": agent_id})).first()
+    return None if row is None else LiveSeat(*row)
 
 
 async def listing(
@@ -242,14 +247,16 @@ async def is_showcase(session: AsyncSession, match_id: str) -> bool:
 
 
 async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_agent: int) -> frozenset[str]:
-    """What the deals of each agent's last `per_agent` dealt matches drew."""
-    seen: set[str] = set()
-    for agent_id in sorted(set(agent_ids)):
-        query = (select(Match.content).join(Seat, Seat.match_id == Match.match_id)
-                 .where(Seat.agent_id == agent_id, Match.content.is_not(None))
-                 .order_by(Match.created_at.desc()).limit(per_agent))
-        seen.update(c for c in (await session.execute(query)).scalars() if c)
-    return frozenset(seen)
+    """What the deals of each agent's last `per_agent` dealt matches drew (one statement for every agent)."""
+    if not agent_ids:
+        return frozenset()
+    newest = func.row_number().over(partition_by=SEATS.c.agent_id, order_by=MATCHES.c.created_at.desc())
+    ranked = (select(MATCHES.c.content, newest.label("newest"))
+              .join(SEATS, SEATS.c.match_id == MATCHES.c.match_id)
+              .where(SEATS.c.agent_id.in_(sorted(set(agent_ids))), MATCHES.c.content.is_not(None))
+              .subquery())
+    query = select(ranked.c.content).where(ranked.c.newest <= per_agent)
+    return frozenset(c for c in (await session.execute(query)).scalars() if c)
 
 
 async def finished_content(session: AsyncSession, game: str) -> list[tuple[str, dict[str, Any] | None]]:

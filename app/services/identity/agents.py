@@ -13,6 +13,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as repo
 from app.db import ratings as ratings_repo
+from app.db import rows
 from app.db.models import Agent as Agent  # routers name the type through this service
 from app.db.models import AgentRating, AgentSideStat
 from app.db.types import utcnow
@@ -115,9 +116,8 @@ async def _register(
         return existing, rotate_key(existing), True
     if existing is not None:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name)
-    session.add(agent)
     try:
-        await session.flush()
+        await rows.insert_whole(session, agent)
     except IntegrityError as exc:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name) from exc
     return agent, key, False

@@ -72,15 +72,15 @@ async def active_for(shell: Shell, agent_id: str) -> dict[str, Any] | None:
     """identity.md §15.4: the newest waiting or in-progress match of the agent, or None."""
     async with shell.db.reader() as session:
         live = await repo.live_seat_of(session, agent_id)
-    if live is None:
+        match = None if live is None else await repo.get(session, live.match_id)
+    if live is None or match is None:
         return None
-    match, seat = live
     game = registry.get(match.game)
-    you = game.you_view(game.state_from_json(match.state), seat.seat) if game else {}
+    you = game.you_view(game.state_from_json(match.state), live.seat) if game else {}
     in_progress = match.status == "in_progress"
     return {
         "match_id": match.match_id, "game": match.game, "status": match.status, "phase": match.phase,
-        "seat": seat.seat, "invite_url": shell.settings.match_url(match.match_id),
+        "seat": live.seat, "invite_url": shell.settings.match_url(match.match_id),
         "your_turn": you.get("your_turn") if in_progress else None,
         "next_action": you.get("next_action"), "seats_open": match.n_players - match.seats_taken,
         "created_at": match.created_at.isoformat(),

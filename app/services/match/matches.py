@@ -19,6 +19,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from app.db import agents as agents_repo
 from app.db import decisions as decisions_repo
 from app.db import matches as repo
+from app.db import rows
 from app.db.models import Agent, Match, Seat
 from app.games.base import GameError
 from app.games.installed import bot_seats
@@ -178,10 +179,9 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
                       quick_client=client if fill_now else None, seats_for=seats_for,
                       created_at=datetime.fromtimestamp(now, UTC))
         _update_row(match, game, outcome.state, outcome.events[-1]["seq"], now)
-        session.add(match)
-        await session.flush()  # no ORM relationships, so the match row must exist before its seats and events
+        await rows.insert_whole(session, match)  # first: its seats and events refer to it
         host = _seat(match.match_id, 0, sitting, token, seat_meta)
-        session.add(host)
+        await rows.insert_whole(session, host)
         events = _stamped(outcome.events)
         await repo.add_events(session, match.match_id, events, match.updated_at)
         await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
@@ -254,7 +254,7 @@ async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Excep
             if isinstance(game, registry.RemembersContent):
                 match.content = game.content_key(state)
             seat = _seat(match_id, len(seats), sitting, job.token, job.seat_meta)
-            await repo.add_seat(session, seat)
+            await rows.insert_whole(session, seat)
             seats.append(seat)
             taken.append((seat, sitting))
             mine = _stamped(outcome.events)

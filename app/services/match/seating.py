@@ -119,7 +119,6 @@ async def check_can_sit(session: AsyncSession, match_id: str | None, seats: Sequ
 async def _check_not_busy(session: AsyncSession, agent: Agent, settings: Settings) -> None:
     live = await repo.live_seat_of(session, agent.agent_id)
     if live is not None:
-        match, seat = live
         raise ApiError("already_in_match", "finish or leave your current match first",
-                       match_id=match.match_id, status=match.status, seat=seat.seat,
-                       invite_url=settings.match_url(match.match_id))
+                       match_id=live.match_id, status=live.status, seat=live.seat,
+                       invite_url=settings.match_url(live.match_id))

@@ -84,7 +84,7 @@ async def create(shell: Shell, agent: Agent, body: Mapping[str, Any]) -> str:
             raise ApiError("benchmark_running", f"benchmark {running.benchmark_id} is still running; one at a time",
                            benchmark_id=running.benchmark_id)
         if (live := await match_repo.live_seat_of(session, agent.agent_id)) is not None:
-            raise ApiError("already_in_match", "finish your current match first", match_id=live[0].match_id)
+            raise ApiError("already_in_match", "finish your current match first", match_id=live.match_id)
         session.add(Benchmark(benchmark_id=benchmark_id, agent_id=agent.agent_id, game=game.name, games=games,
                               pool=reference.version, config=config_json, plan=[p.to_json() for p in planned],
                               status=repo.RUNNING, played=0))
