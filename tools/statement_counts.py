@@ -2,10 +2,11 @@
 
 Plays real 6-seat undercover tables over HTTP through the whole app (`create_app`, in process, one request at a
 time) and counts the statements the database driver executes while each request runs, background work it started
-included: `register`, `create`, `join` (and the join that fills the table and deals), `speak`, `vote` (a vote that does not close the round, and the one that does), the seat's `snapshot`, a
-spectator's `snapshot`, an `events` read, and a long-poll `wake` (the statements a held `GET …/events?wait=` costs
-when an action wakes it, the action's own subtracted). Prints the median and the maximum per kind, then a summary
-line. The default database is a temporary SQLite file; pass a PostgreSQL URL (an empty database) to count there.
+included: `register`, `create`, `join` (and the join that fills the table and deals), `speak`, `vote` (a vote that
+does not close the round, and the one that does), the seat's `snapshot`, a spectator's `snapshot`, an `events`
+read, and a long-poll `wake` (the statements a held `GET …/events?wait=` costs when an action wakes it, the
+action's own subtracted). Prints the median and the maximum per kind, then a summary line. The default database is
+a temporary SQLite file; pass a PostgreSQL URL (an empty database) to count there.
 """
 
 from __future__ import annotations
