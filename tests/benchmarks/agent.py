@@ -17,8 +17,12 @@ FILLER = ("我先听听大家的", "我觉得要再看看", "这一轮我没有�
 USAGE = {"input_tokens": 120, "output_tokens": 30, "model": "random-agent", "cost_usd": 0.0015}
 
 
-def body_for(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
-    """A request body for one offered action, its free choices drawn by `rng`."""
+# The field a game's actions name their target seat in, where it is not `target_seat` (its skill guide says so).
+TARGET_FIELD = {"script_kill": "target"}
+
+
+def body_for(option: dict[str, Any], rng: random.Random, game: str = "") -> dict[str, Any]:
+    """A request body for one offered action of `game`, its free choices drawn by `rng`."""
     body: dict[str, Any] = {"type": option["type"]}
     for key in ("action", "stage", "choice", "card"):
         if key in option:
@@ -26,9 +30,13 @@ def body_for(option: dict[str, Any], rng: random.Random) -> dict[str, Any]:
     if "team_size" in option:  # avalon's proposal: a team of that size from the candidates
         body["team"] = rng.sample(option["targets"], option["team_size"])
     elif option.get("targets"):
-        body["target_seat"] = rng.choice(option["targets"])
+        body[TARGET_FIELD.get(game, "target_seat")] = rng.choice(option["targets"])
     elif option["type"] == "shoot":
         body["target_seat"] = None
+    offered = [("item", i) for i in option.get("items", [])] + [("clue", c) for c in option.get("clues", [])]
+    if option["type"] == "inspect" and offered:  # 剧本杀: one of the offered items or clues
+        field, value = rng.choice(offered)
+        body[field] = value
     if option["type"] in TEXT_ACTIONS:
         body["text"] = rng.choice(FILLER)
     return body
@@ -40,7 +48,7 @@ Policy = Callable[[dict[str, Any], random.Random], dict[str, Any] | None]
 def random_policy(snap: dict[str, Any], rng: random.Random) -> dict[str, Any] | None:
     """One of the offered actions (never `concede`), at random."""
     options = [a for a in snap["you"].get("allowed_actions", []) if a["type"] != "concede"]
-    return body_for(rng.choice(options), rng) if options else None
+    return body_for(rng.choice(options), rng, snap.get("game", "")) if options else None
 
 
 class ReferencePolicy:
