@@ -224,9 +224,11 @@ def report(figures: Figures, label: str, tables: int) -> str:
     return "\n".join(lines)
 
 
-def spawn(database_url: str, port: int, *, bots: bool = False, pool_max: int = 20) -> subprocess.Popen[bytes]:
+def spawn(database_url: str, port: int, *, bots: bool = False, pool_max: int = 20,
+          module: tuple[str, ...] = ("app",)) -> subprocess.Popen[bytes]:
     """A server process on `port` (the schema is migrated first); with `bots`, its official bots fill only the
-    rooms that ask for them at once (quick starts), and play no showcase."""
+    rooms that ask for them at once (quick starts), and play no showcase. `module`: what `python -m` runs (the
+    server, or a tool wrapping it)."""
     port_free(port)
     env = {**os.environ, "WODI_DATABASE_URL": database_url, "WODI_PORT": str(port), "WODI_LOG_LEVEL": "WARNING",
            "WODI_RATE_LIMIT_ENABLED": "false", "WODI_BOTS_ENABLED": "true" if bots else "false",
@@ -234,7 +236,8 @@ def spawn(database_url: str, port: int, *, bots: bool = False, pool_max: int = 2
            "WODI_PUBLIC_BASE_URL": f"http://127.0.0.1:{port}", "WODI_TRUSTED_PROXIES": "127.0.0.1"}
     subprocess.run([sys.executable, "-m", "alembic", "upgrade", "head"], env=env, check=True,
                    capture_output=True)
-    return started(subprocess.Popen([sys.executable, "-m", "app"], env=env), f"http://127.0.0.1:{port}/readyz")
+    process = subprocess.Popen([sys.executable, "-m", *module], env=env)  # noqa: S603 - our own modules
+    return started(process, f"http://127.0.0.1:{port}/readyz")
 
 
 def port_free(port: int) -> None:
