@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+from fastapi import FastAPI
 
 from tests.api.table import Table
 
@@ -61,11 +62,19 @@ async def test_snapshot_wait_for_your_turn(client: httpx.AsyncClient) -> None:
     assert now["you"]["next_action"] == "speak", "an already-true condition returns at once"
 
 
-async def test_opponent_joined_and_any_change(client: httpx.AsyncClient) -> None:
+async def test_opponent_joined_and_any_change(app: FastAPI, client: httpx.AsyncClient) -> None:
     table = Table(client, 4)
     await table.open(fill=False)
     full = asyncio.create_task(table.snap(0, wait=20, wait_for="opponent_joined"))
     change = asyncio.create_task(table.snap(None, wait=20, wait_for="any_change"))
+    # Both must hold the room as it was before the join: a poll that first read it after the join waits for the
+    # next change instead.
+    notifier = app.state.runtime.notifier
+    for _ in range(500):
+        if notifier.waiting() >= 2:
+            break
+        await asyncio.sleep(0.01)
+    assert notifier.waiting() >= 2
     await table.join(1)
     changed = await asyncio.wait_for(change, 5)
     assert changed["seats_open"] == 2
