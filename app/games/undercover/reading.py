@@ -73,6 +73,23 @@ def content_overlap(a: str, b: str) -> float:
     return len(ca & content(b)) / len(ca) if ca else 0.0
 
 
+def clue_fit(text: str, clues: Iterable[str], norm: Callable[[str], str] = normalise,
+             chars: Callable[[str], frozenset[str]] = content) -> float:
+    """How well `text` fits a word's clues (0…1): 1 when it holds one whole (normalised), else 0.7 × the largest
+    share of a clue's meaningful characters it holds. The bots read with their own `norm` and `chars` (their
+    template wording cut out)."""
+    said = norm(text)
+    best = 0.0
+    for clue in clues:
+        key = normalise(clue)
+        if key and key in said:
+            return 1.0
+        mine = chars(clue)
+        if mine:
+            best = max(best, 0.7 * (len(mine & chars(text)) / len(mine)))
+    return best
+
+
 def longest_run(norm: str) -> str:
     """The longest run of meaningful characters of normalised text (at most 6), or ''."""
     run, longest = "", ""

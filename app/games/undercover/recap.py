@@ -32,9 +32,8 @@ from statistics import mean
 from typing import Any
 
 from app.games.undercover import table
-from app.games.undercover.reading import content
+from app.games.undercover.reading import clue_fit
 from app.games.undercover.state import MatchState, Player, Record, Step
-from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import default_library
 
 WEIGHTS = {"survival": 0.25, "stealth": 0.20, "accuracy": 0.20, "clue_fit": 0.20, "win": 0.15}
@@ -106,25 +105,12 @@ def _clues(state: MatchState, player: Player) -> tuple[str, ...]:
     return tuple(clue for w in found if w is not None for clue in w.clues)
 
 
-def _fit(text: str, clues: tuple[str, ...]) -> float:
-    norm = normalise(text)
-    best = 0.0
-    for clue in clues:
-        key = normalise(clue)
-        if key and key in norm:
-            return 1.0
-        chars = content(clue)
-        if chars:
-            best = max(best, 0.7 * len(chars & content(text)) / len(chars))
-    return best
-
-
 def _clue_fit(state: MatchState, record: Record, player: Player) -> float | None:
     clues = _clues(state, player)
     turns = [s for s in record.speeches if s.seat == player.seat]
     if not clues or not turns:
         return None
-    return mean(_fit(s.text, clues) if s.text else 0.0 for s in turns)
+    return mean(clue_fit(s.text, clues) if s.text else 0.0 for s in turns)
 
 
 def _helped_out(state: MatchState, record: Record, seat: int) -> list[tuple[int, int]]:

@@ -13,7 +13,7 @@ from functools import lru_cache
 from app.games.undercover.brain.personas import SITUATION, VOICES, VOTE_COMMON
 from app.games.undercover.checks import gloss_of
 from app.games.undercover.leak import leaks
-from app.games.undercover.reading import STOP, longest_run
+from app.games.undercover.reading import STOP, clue_fit, longest_run
 from app.games.undercover.text import normalise
 from app.games.undercover.wordpairs import Word, default_library
 
@@ -132,14 +132,7 @@ def overlap(a: str, b: str) -> float:
 
 @lru_cache(maxsize=65536)
 def _fit(text: str, clues: tuple[str, ...]) -> float:
-    norm = core(text)
-    best = 0.0
-    for clue in clues:
-        key = normalise(clue)
-        if key and key in norm:
-            return 1.0
-        best = max(best, 0.7 * overlap(clue, text))
-    return best
+    return clue_fit(text, clues, core, content)
 
 
 def fit(text: str | None, clues: tuple[str, ...]) -> float:
