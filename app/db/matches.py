@@ -78,8 +78,6 @@ async def version_of(session: AsyncSession, match_id: str) -> int | None:
     return (await session.execute(query)).scalar_one_or_none()
 
 
-
-
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
     rows = await session.execute(select(Seat).where(Seat.match_id == match_id).order_by(Seat.seat))
     return list(rows.scalars())

@@ -78,7 +78,7 @@ def clue_fit(text: str, clues: Iterable[str], norm: Callable[[str], str] = norma
     """How well `text` fits a word's clues (0…1): 1 when it holds one whole (normalised), else 0.7 × the largest
     share of a clue's meaningful characters it holds. The bots read with their own `norm` and `chars` (their
     template wording cut out)."""
-    said = norm(text)
+    said, theirs = norm(text), chars(text)
     best = 0.0
     for clue in clues:
         key = normalise(clue)
@@ -86,7 +86,7 @@ def clue_fit(text: str, clues: Iterable[str], norm: Callable[[str], str] = norma
             return 1.0
         mine = chars(clue)
         if mine:
-            best = max(best, 0.7 * (len(mine & chars(text)) / len(mine)))
+            best = max(best, 0.7 * (len(mine & theirs) / len(mine)))
     return best
 
 
