@@ -159,8 +159,7 @@ class Settings(BaseSettings):
 
     @property
     def trusted_proxy_networks(self) -> tuple[IPNetwork, ...]:
-        return tuple(ipaddress.ip_network(p.strip(), strict=False) for p in self.trusted_proxies.split(",")
-                     if p.strip())
+        return _networks(self.trusted_proxies)
 
     @property
     def return_to_host_set(self) -> frozenset[str]:
@@ -188,21 +187,28 @@ class Settings(BaseSettings):
         return self
 
 
+@lru_cache(maxsize=8)
+def _networks(listed: str) -> tuple[IPNetwork, ...]:
+    """`WODI_TRUSTED_PROXIES` parsed (once per value: every request asks)."""
+    return tuple(ipaddress.ip_network(p.strip(), strict=False) for p in listed.split(",") if p.strip())
+
+
+@lru_cache(maxsize=4096)
+def _is_trusted(address: str, trusted: tuple[IPNetwork, ...]) -> bool:
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return False
+    return any(ip in network for network in trusted)
+
+
 def forwarded_client(peer: str, forwarded_for: list[str], trusted: tuple[IPNetwork, ...]) -> str:
     """The client's address: `peer`, or behind trusted proxies the right-most forwarded hop they did not add."""
-
-    def is_trusted(address: str) -> bool:
-        try:
-            ip = ipaddress.ip_address(address)
-        except ValueError:
-            return False
-        return any(ip in network for network in trusted)
-
-    if not trusted or not is_trusted(peer):
+    if not trusted or not _is_trusted(peer, trusted):
         return peer
     hops = [hop.strip() for header in forwarded_for for hop in header.split(",") if hop.strip()]
     for hop in reversed(hops):
-        if not is_trusted(hop):
+        if not _is_trusted(hop, trusted):
             return hop if _is_ip(hop) else peer
     return hops[0] if hops else peer
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import cast
 
@@ -73,13 +73,18 @@ async def add_counts(session: AsyncSession, counts: Mapping[str, Mapping[str, fl
                                       for agent_id, amounts in sorted(rows.items())])
 
 
-async def add_side_stat(session: AsyncSession, agent_id: str, game: str, side: str, *, won: bool) -> None:
-    """One more finished match on (game, side), and a win if `won`: an upsert, so concurrent finishes add up."""
+async def add_side_stats(session: AsyncSession, game: str, finished: Sequence[tuple[str, str, bool]]) -> None:
+    """For each (agent, side, won) of one match (an agent at most once): one more finished match on (game, side),
+    and a win if won. One upsert for them all, so concurrent finishes add up."""
+    if not finished:
+        return
     dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    insert = dialect.insert(AgentSideStat).values(agent_id=agent_id, game=game, side=side, games=1, wins=int(won))
+    insert = dialect.insert(AgentSideStat).values([
+        {"agent_id": agent_id, "game": game, "side": side, "games": 1, "wins": int(won)}
+        for agent_id, side, won in finished])
     await session.execute(insert.on_conflict_do_update(
         index_elements=["agent_id", "game", "side"],
-        set_={"games": AgentSideStat.games + 1, "wins": AgentSideStat.wins + int(won)}))
+        set_={"games": AgentSideStat.games + 1, "wins": AgentSideStat.wins + insert.excluded.wins}))
 
 
 async def side_stats(session: AsyncSession, agent_ids: list[str]) -> dict[str, list[AgentSideStat]]:

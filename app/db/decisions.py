@@ -52,26 +52,37 @@ async def of_matches(session: AsyncSession, match_ids: Sequence[str]) -> list[De
     return list((await session.execute(query.order_by(Decision.match_id, Decision.seat, Decision.id))).scalars())
 
 
-async def reliability_in(session: AsyncSession, match_id: str) -> dict[str, tuple[int, int]]:
-    """Per agent of one match: its turns (accepted decisions taken while its seat was due) and its refusals."""
+@dataclass(frozen=True)
+class Figures:
+    """What one agent's decisions in one match add to its record: its reliability — turns (accepted decisions
+    taken while its seat was due) and refusals; None if it took or was refused none — and the usage it reported
+    (None: it reported none)."""
+
+    reliability: tuple[int, int] | None
+    spent: Spent | None
+
+
+def _figures_query(match_id: str) -> Any:
+    reported = Decision.usage.is_not(None)
+    acted = func.sum(case((Decision.outcome.in_(("accepted", "refused")), 1), else_=0))
     turns = func.sum(case(((Decision.outcome == "accepted") & Decision.due, 1), else_=0))
     refusals = func.sum(case((Decision.outcome == "refused", 1), else_=0))
-    query = (select(Decision.agent_id, turns, refusals)
-             .where(Decision.match_id == match_id, Decision.by == "agent", Decision.agent_id.is_not(None),
-                    Decision.outcome.in_(("accepted", "refused")))
-             .group_by(Decision.agent_id))
-    return {str(agent_id): (int(t or 0), int(r or 0)) for agent_id, t, r in (await session.execute(query)).all()}
+    spent = [func.sum(case((reported, column))) for column in
+             (Decision.input_tokens, Decision.output_tokens, Decision.cost_usd)]
+    return (select(Decision.agent_id, acted, turns, refusals, func.count(Decision.usage), *spent)
+            .where(Decision.match_id == match_id, Decision.by == "agent", Decision.agent_id.is_not(None))
+            .group_by(Decision.agent_id))
 
 
-async def spent_in(session: AsyncSession, match_id: str) -> dict[str, Spent]:
-    """Agent id → what its own decisions in the match reported (agents that reported nothing are left out)."""
-    query = (select(Decision.agent_id, func.count(Decision.usage), func.sum(Decision.input_tokens),
-                    func.sum(Decision.output_tokens), func.sum(Decision.cost_usd))
-             .where(Decision.match_id == match_id, Decision.by == "agent", Decision.agent_id.is_not(None),
-                    Decision.usage.is_not(None))
-             .group_by(Decision.agent_id))
-    return {str(agent_id): Spent(int(n), int(tin or 0), int(tout or 0), float(cost or 0.0))
-            for agent_id, n, tin, tout, cost in (await session.execute(query)).all() if n}
+async def figures_in(session: AsyncSession, match_id: str) -> dict[str, Figures]:
+    """Per agent of one match, with one query: its reliability (if it took or was refused any decision) and its
+    usage (if it reported any). Agents with neither are left out."""
+    figures: dict[str, Figures] = {}
+    for agent_id, acted, turns, refusals, n, tin, tout, cost in (await session.execute(_figures_query(match_id))).all():
+        spent = Spent(int(n), int(tin or 0), int(tout or 0), float(cost or 0.0)) if n else None
+        if acted or spent is not None:
+            figures[str(agent_id)] = Figures((int(turns or 0), int(refusals or 0)) if acted else None, spent)
+    return figures
 
 
 def usage_counts(spent: Spent, *, won: bool) -> dict[str, float]:

@@ -44,7 +44,10 @@ class Replies(Protocol):
 
 def reply_of(outcome: object) -> dict[str, Any] | None:
     """An outcome's read-only reply, or None."""
-    return outcome.reply if isinstance(outcome, Replies) else None
+    # An attribute read, not `isinstance(outcome, Replies)`: a runtime protocol check inspects the class's every
+    # member on each call, and every command asks.
+    reply: dict[str, Any] | None = getattr(outcome, "reply", None)
+    return reply
 
 
 class Game(Protocol[ConfigT, StateT, CommandT]):

@@ -25,9 +25,12 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
             await guesses.score_ended(session, match.match_id, game.sides, game.seat_sides(state))
         return
     counts: defaultdict[str, Counter[str]] = defaultdict(Counter)  # written with one statement at the end
-    for agent_id, (turns, refusals) in (await decisions_repo.reliability_in(session, match.match_id)).items():
+    figures = await decisions_repo.figures_in(session, match.match_id)
+    for agent_id, of_agent in figures.items():
         # the reliability record: derived once from the decisions, not counted per command
-        counts[agent_id].update(turns=turns, refusals=refusals)
+        if of_agent.reliability is not None:
+            turns, refusals = of_agent.reliability
+            counts[agent_id].update(turns=turns, refusals=refusals)
     for row in seat_rows:
         if row.agent_id and row.taken_over:  # abandoned: neither a win nor a loss, whatever the bot did
             counts[row.agent_id]["abandoned"] += 1
@@ -39,11 +42,13 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
         return
     result = match.result
     winning_agents = {seats[s] for s in result["winning_seats"] if s in seats}
-    for agent_id, spent in (await decisions_repo.spent_in(session, match.match_id)).items():
-        counts[agent_id].update(decisions_repo.usage_counts(spent, won=agent_id in winning_agents))
+    for agent_id, of_agent in figures.items():
+        if of_agent.spent is not None:
+            counts[agent_id].update(decisions_repo.usage_counts(of_agent.spent, won=agent_id in winning_agents))
     sides = game.seat_sides(state)
     await guesses.score_ended(session, match.match_id, game.sides, sides)
     winners, losers = set(result["winning_seats"]), set(result["losing_seats"])
+    on_sides: list[tuple[str, str, bool]] = []  # (agent, side, won): written with one statement
     for seat, agent_id in sorted(seats.items()):
         if seat in winners:
             counts[agent_id]["wins"] += 1
@@ -52,5 +57,6 @@ async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: 
         else:
             continue
         if seat in sides:
-            await agents_repo.add_side_stat(session, agent_id, game.name, sides[seat], won=seat in winners)
+            on_sides.append((agent_id, sides[seat], seat in winners))
+    await agents_repo.add_side_stats(session, game.name, on_sides)
     await agents_repo.add_counts(session, counts)
