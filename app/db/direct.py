@@ -22,11 +22,13 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, insert, select, update
+from sqlalchemy import Table, bindparam, event, func, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.orm import Session
 from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
+from sqlalchemy.util import await_
 
 Processor = Callable[[Any], Any] | None
 # Called with each statement run here (SQLAlchemy's engine events do not see them): `tools.statement_counts`.
@@ -67,8 +69,13 @@ class Statements:
         self._results: list[Processor] = [] if self.locks_by_read else [
             column.type.dialect_impl(dialect).result_processor(dialect, None) for column in matches.columns]
         self._get = _Compiled(select(matches).where(matches.c.match_id == bindparam("key")), dialect, ["key"])
-        self._save = _Compiled(update(matches).where(matches.c.match_id == bindparam("key"))
-                               .values({name: bindparam(name) for name in mutable}), dialect, [*mutable, "key"])
+        self._update = (update(matches).where(matches.c.match_id == bindparam("key"))
+                        .values({name: bindparam(name) for name in mutable}))
+        self._save = _Compiled(self._update, dialect, [*mutable, "key"])
+        self._mutable = [*mutable, "key"]
+        self._event_table = events
+        self._dialect = dialect
+        self._saves: dict[tuple[int, int], _Compiled] = {}  # PostgreSQL: (events, notifications) → one statement
         event_names = [column.name for column in events.columns]
         self._events = _Compiled(insert(events), dialect, event_names)
         decision_names = [column.name for column in decisions.columns if not column.primary_key]
@@ -82,9 +89,45 @@ class Statements:
         return {name: process(value) if process else value
                 for name, process, value in zip(self._columns, self._results, rows[0], strict=True)}
 
-    async def save(self, session: AsyncSession, match_id: str, values: dict[str, Any]) -> bool:
-        """Write the row back; False where this session's transaction is not the driver's (then nothing ran)."""
-        return await self._write(session, self._save, [{**values, "key": match_id}])
+    async def save(self, session: AsyncSession, match_id: str, values: dict[str, Any],
+                   events: Sequence[dict[str, Any]] = ()) -> bool:
+        """Write the row back and insert `events`; False where this session's transaction is not the driver's (then
+        nothing ran). On PostgreSQL one statement does both and sends the notifications staged so far
+        (`notify`): `WITH e AS (INSERT INTO events …) UPDATE matches … RETURNING pg_notify(…)`, one round trip
+        where there were three."""
+        if not self.locks_by_read:
+            return await self._write(session, self._save, [{**values, "key": match_id}]) and (
+                not events or await self._write(session, self._events, events))
+        driver = await _driver(session)
+        if driver is None:
+            return False
+        staged = _staged(session, take=True)
+        statement = self._combined(len(events), len(staged))
+        row = {**values, "key": match_id}
+        for i, event_row in enumerate(events):
+            row.update({f"e{i}_{name}": value for name, value in event_row.items()})
+        for i, (channel, payload) in enumerate(staged):
+            row.update({f"n{i}_channel": channel, f"n{i}_payload": payload})
+        observed(statement.sql)
+        await driver.execute(statement.sql, *statement.binds(row))
+        return True
+
+    def _combined(self, n_events: int, n_notified: int) -> _Compiled:
+        compiled = self._saves.get((n_events, n_notified))
+        if compiled is None:
+            names = list(self._mutable)
+            statement = self._update
+            if n_events:
+                columns = self._event_table.columns
+                rows = [{c.name: bindparam(f"e{i}_{c.name}", type_=c.type) for c in columns} for i in range(n_events)]
+                names += [f"e{i}_{c.name}" for i in range(n_events) for c in columns]
+                statement = statement.add_cte(insert(self._event_table).values(rows).cte("new_events"))
+            if n_notified:
+                statement = statement.returning(*(func.pg_notify(bindparam(f"n{i}_channel"), bindparam(f"n{i}_payload"))
+                                                  for i in range(n_notified)))
+                names += [f"n{i}_{part}" for i in range(n_notified) for part in ("channel", "payload")]
+            compiled = self._saves[(n_events, n_notified)] = _Compiled(statement, self._dialect, names)
+        return compiled
 
     async def add_events(self, session: AsyncSession, rows: Sequence[dict[str, Any]]) -> bool:
         return await self._write(session, self._events, rows)
@@ -108,19 +151,48 @@ class Statements:
 
 
 NOTIFY = "SELECT pg_notify($1, $2)"
+_STAGED = "wodi.notify"
 
 
 async def notify(session: AsyncSession, channel: str, payload: str) -> bool:
     """PostgreSQL: `pg_notify` inside the session's transaction on the asyncpg connection (delivered when it
-    commits); False where that transaction is not open there yet (the caller then notifies through the session)."""
+    commits); False where that transaction is not open there yet (the caller then notifies through the session).
+
+    Staged, not sent: the command's `Statements.save` carries it in its own statement; whatever no save took is
+    sent just before the transaction commits (`_send_staged`)."""
     if session.bind is None or session.bind.dialect.name != "postgresql":
         return False
-    driver = await _driver(session)
-    if driver is None:
+    if await _driver(session) is None:
         return False
-    observed(NOTIFY)
-    await driver.execute(NOTIFY, channel, payload)
+    _staged(session).append((channel, payload))
     return True
+
+
+def _staged(session: AsyncSession | Session, *, take: bool = False) -> list[tuple[str, str]]:
+    """The notifications staged in the session's current transaction (`take`: and no longer staged)."""
+    sync = session.sync_session if isinstance(session, AsyncSession) else session
+    transaction = sync.get_transaction()
+    known = session.info.get(_STAGED)
+    if known is None or known[0] is not transaction:
+        known = session.info[_STAGED] = (transaction, [])
+    staged: list[tuple[str, str]] = known[1]
+    if take:
+        session.info[_STAGED] = (transaction, [])
+    return staged
+
+
+@event.listens_for(Session, "before_commit")
+def _send_staged(session: Session) -> None:
+    """Send the notifications no `save` carried, inside the transaction (so still delivered exactly on commit).
+    Runs in SQLAlchemy's greenlet, where the driver's coroutines may be awaited."""
+    known = session.info.get(_STAGED)
+    if not known or not known[1] or known[0] is not session.get_transaction():
+        return
+    staged = _staged(session, take=True)
+    driver = session.info[_DRIVER][1]  # staging found it: `notify` stages only on the driver's transaction
+    for channel, payload in staged:
+        observed(NOTIFY)
+        await_(driver.execute(NOTIFY, channel, payload))
 
 
 def observed(sql: str) -> None:

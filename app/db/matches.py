@@ -58,13 +58,17 @@ async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_
     return None if row is None else Match(**row)
 
 
-async def save(session: AsyncSession, match: Match) -> None:
-    """Write back what a command changed (the row is locked by `get(lock=True)`)."""
+async def save(session: AsyncSession, match: Match, events: Sequence[dict[str, Any]] = ()) -> None:
+    """Write back what a command changed (the row is locked by `get(lock=True)`), and append its `events` (on
+    PostgreSQL with the row's write, in one statement)."""
     values = {column: getattr(match, column) for column in MUTABLE}
+    rows = _event_rows(match.match_id, events, match.updated_at)
     fast = direct_statements(session)
-    if fast is not None and await fast.save(session, match.match_id, values):
+    if fast is not None and await fast.save(session, match.match_id, values, rows):
         return
     await session.execute(update(MATCHES).where(MATCHES.c.match_id == match.match_id).values(values))
+    if rows:
+        await session.execute(insert(EVENTS), rows)
 
 
 async def mark_fill_now(session: AsyncSession, match_id: str) -> None:
@@ -93,9 +97,13 @@ async def events_after(session: AsyncSession, match_id: str, after_seq: int, upt
     return [dict(body) for body in (await session.execute(query)).scalars()]
 
 
-async def add_events(session: AsyncSession, match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> None:
-    rows = [{"match_id": match_id, "seq": e["seq"], "type": e["type"], "visibility": e["visibility"], "body": e,
+def _event_rows(match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> list[dict[str, Any]]:
+    return [{"match_id": match_id, "seq": e["seq"], "type": e["type"], "visibility": e["visibility"], "body": e,
              "created_at": at} for e in events]
+
+
+async def add_events(session: AsyncSession, match_id: str, events: Sequence[dict[str, Any]], at: datetime) -> None:
+    rows = _event_rows(match_id, events, at)
     fast = direct_statements(session)
     if fast is not None and await fast.add_events(session, rows):
         return

@@ -75,8 +75,7 @@ async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, 
         stored.events = events + moves
     _update_row(match, game, stored.state, stored.events[-1]["seq"], now)
     await effects.run(stored)
-    await repo.save(session, match)
-    await repo.add_events(session, match.match_id, stored.events, match.updated_at)
+    await repo.save(session, match, stored.events)
     return stored.state, stored.events
 
 
