@@ -3,7 +3,8 @@
 Runs the whole app in process (`create_app`, its lifespan, real HTTP requests through httpx's ASGI transport) and
 measures the process's CPU time (`time.process_time`) around each kind of request in turn: `register` (an agent),
 `create` (a 6-seat undercover room), `join` (seats 1–4) and the `join` that fills the table and deals (seat 5),
-then a seat's `snapshot`. Prints milliseconds per request of each kind, then one SUMMARY line. The network and
+then a seat's `snapshot`, then every action of every table played to its end (`action: speak`, `action: vote`,
+…). Prints milliseconds per request of each kind, then one SUMMARY line. The network and
 uvicorn are left out, so the figures are the app's own work; the default database is a temporary SQLite file.
 """
 
@@ -23,6 +24,7 @@ from alembic.config import Config
 
 from app.main import create_app
 from app.settings import Settings
+from tools.bench import choose
 from tools.statement_counts import ROOT
 
 
@@ -62,7 +64,36 @@ async def run(url: str, tables: int) -> dict[str, float]:
         await timed("join (deals)", joins(range(5, 6)))
         await timed("snapshot (seat)", [partial(http.get, f"/api/matches/{ids[t]}", headers=keys[t * 6])
                                         for t in range(tables)])
+        await _play(http, ids, keys, per_request)
     return per_request
+
+
+async def _play(http: httpx.AsyncClient, ids: list[str], keys: list[dict[str, str]],
+                per_request: dict[str, float]) -> None:
+    """Play every table to its end, one action at a time; the CPU of each action is added to its kind."""
+    spent: dict[str, list[float]] = {}
+    live = dict.fromkeys(range(len(ids)), 0)  # table → actions sent
+    while live:
+        for t in list(live):
+            acted = False
+            for seat in range(6):
+                snap = (await http.get(f"/api/matches/{ids[t]}", headers=keys[t * 6 + seat])).json()
+                if snap["status"] != "in_progress":
+                    del live[t]
+                    break
+                body = choose(snap, seat, live[t])
+                if body is None:
+                    continue
+                began = time.process_time()
+                answer = await http.post(f"/api/matches/{ids[t]}/action", json=body, headers=keys[t * 6 + seat])
+                spent.setdefault(f"action: {body['type']}", []).append(time.process_time() - began)
+                answer.raise_for_status()
+                live[t] += 1
+                acted = True
+            if t in live and not acted:
+                raise SystemExit(f"table {ids[t]}: nobody can act")
+    for kind, times in sorted(spent.items()):
+        per_request[kind] = sum(times) / len(times) * 1000
 
 
 def main() -> None:
