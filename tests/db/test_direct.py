@@ -174,6 +174,41 @@ async def test_the_sqlite_writer_runs_on_the_loop_and_waits_for_a_busy_file_with
     assert version == 4242
 
 
+async def test_a_writer_that_fails_or_is_cancelled_writes_nothing_and_gives_its_connection_back(
+        app: FastAPI, client: httpx.AsyncClient) -> None:
+    """The SQLite writer closes its session itself (not in a task of its own, as `AsyncSession.__aexit__` would):
+    a unit of work that raises is rolled back, one cancelled while it waits for a busy file gives up its place,
+    and after both every pooled connection is back and the next writer writes."""
+    table = Table(client, 4)
+    await table.open()
+    db = _db(app)
+    pool = db._write_engine.sync_engine.pool
+    idle = pool.checkedout()  # type: ignore[attr-defined]  # (PostgreSQL: readers share the pool)
+    with contextlib.suppress(RuntimeError):
+        async with db.writer() as session:
+            await session.execute(repo.MATCHES.update().where(repo.MATCHES.c.match_id == table.match_id)
+                                  .values(version=999))
+            raise RuntimeError("the unit of work fails after its write")
+    assert pool.checkedout() == idle  # type: ignore[attr-defined]
+    async with _held(db, table.match_id):
+        waiting = asyncio.create_task(_bump(db, table.match_id))
+        await asyncio.sleep(0.2)
+        assert not waiting.done()
+        waiting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await waiting
+    for _ in range(500):  # the cancelled one's connection comes back as its cleanup finishes
+        if pool.checkedout() == idle:  # type: ignore[attr-defined]
+            break
+        await asyncio.sleep(0.01)
+    assert pool.checkedout() == idle  # type: ignore[attr-defined]
+    async with db.reader() as session:
+        assert await repo.version_of(session, table.match_id) not in (999, 4242)
+    await asyncio.wait_for(_bump(db, table.match_id), 10)
+    async with db.reader() as session:
+        assert await repo.version_of(session, table.match_id) == 4242
+
+
 async def _bump(db: Database, match_id: str) -> None:
     async with db.writer() as session:
         await session.execute(repo.MATCHES.update().where(repo.MATCHES.c.match_id == match_id).values(version=4242))
