@@ -224,7 +224,7 @@ class MatchCache:
         return entry
 
     async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
-        rows = await repo.seats(session, match_id)
+        rows = await repo.seat_rows(session, match_id)
         agents = await agents_repo.by_ids(session, [s.agent_id for s in rows if s.agent_id])
         return [seat_dict(s, bool(s.agent_id and agents[s.agent_id].is_official),
                           bool(s.agent_id and agents[s.agent_id].is_human)) for s in rows]

@@ -239,7 +239,7 @@ async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Excep
     taken: list[tuple[Seat, _Sitting]] = []
     async with shell.db.writer() as session:
         match, game, state = await _locked_match(session, match_id, shell.cache)
-        seats = await repo.seats(session, match_id)
+        seats = await repo.seat_rows(session, match_id)
         before, events = state, []
         for job in joins:
             try:
@@ -325,7 +325,7 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
     async with shell.db.writer() as session:
         match, game, state = await _locked_match(session, match_id, shell.cache)
         seats = shell.cache.seats(match_id, match.seats_taken) or [
-            seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
+            seat_dict(s, official=False) for s in await repo.seat_rows(session, match_id)]
         events: list[dict[str, Any]] = []
         due_before = takeover.DueBefore(game, state)  # asked only of the seats that act in this batch
         applied: list[int] = []
@@ -437,7 +437,7 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
     async def mark() -> Match:
         async with shell.db.writer() as session:
             match, _, _ = await _locked_match(session, match_id, shell.cache)
-            seats = [seat_dict(s, official=False) for s in await repo.seats(session, match_id)]
+            seats = [seat_dict(s, official=False) for s in await repo.seat_rows(session, match_id)]
             if seat_of(seats, caller) != 0:
                 raise ApiError("not_host", "only the host (seat 0) can call in the bots")
             if match.status != "waiting":

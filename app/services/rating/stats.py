@@ -18,7 +18,7 @@ from app.services.rating import guesses, ratings
 async def record_end(session: AsyncSession, match: Match, game: AnyGame, state: object,
                      rules: ratings.Rules) -> None:
     """Call once, in the transaction of the command that ended the match (`state`: the state it ended in)."""
-    seat_rows = await repo.seats(session, match.match_id)
+    seat_rows = await repo.seat_rows(session, match.match_id)
     await ratings.record(session, match, game, state, seat_rows, rules)
     if match.showcase:  # the platform's exhibition counts on no board; its spectators' guesses still score
         if match.status != "aborted" and match.result:
