@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
-from typing import cast
+from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, case, select, update
+from sqlalchemy import Integer, Table, bindparam, case, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -57,6 +57,9 @@ async def add_stats(session: AsyncSession, agent_id: str, **increments: int) -> 
     await session.execute(update(Agent).where(Agent.agent_id == agent_id).values(**values))
 
 
+_COUNTS: dict[tuple[str, ...], Any] = {}
+
+
 async def add_counts(session: AsyncSession, counts: Mapping[str, Mapping[str, float]]) -> None:
     """Add to several agents' counters at once (`{agent_id: {column: amount}}`): one statement, sent for every
     agent together, each adding in SQL so concurrent finishes never lose an update."""
@@ -64,27 +67,38 @@ async def add_counts(session: AsyncSession, counts: Mapping[str, Mapping[str, fl
             if (added := {name: amount for name, amount in amounts.items() if amount})}
     if not rows:
         return
-    names = sorted({name for amounts in rows.values() for name in amounts})
-    agents = cast(Table, Agent.__table__)
-    statement = update(agents).where(agents.c.agent_id == bindparam("counted_agent")).values(
-        {name: agents.c[name] + bindparam(f"add_{name}", type_=agents.c[name].type) for name in names})
+    names = tuple(sorted({name for amounts in rows.values() for name in amounts}))
+    statement = _COUNTS.get(names)
+    if statement is None:  # one per set of counters, built once: constructing it cost more than running it
+        agents = cast(Table, Agent.__table__)
+        statement = _COUNTS[names] = update(agents).where(agents.c.agent_id == bindparam("counted_agent")).values(
+            {name: agents.c[name] + bindparam(f"add_{name}", type_=agents.c[name].type) for name in names})
     await session.execute(statement, [{"counted_agent": agent_id, **{f"add_{name}": amounts.get(name, 0)
                                                                     for name in names}}
                                       for agent_id, amounts in sorted(rows.items())])
 
 
+def _side_upsert(dialect: Any) -> Any:
+    insert = dialect.insert(AgentSideStat).values(
+        agent_id=bindparam("agent_id"), game=bindparam("game"), side=bindparam("side"), games=1,
+        wins=bindparam("wins", type_=Integer))
+    return insert.on_conflict_do_update(
+        index_elements=["agent_id", "game", "side"],
+        set_={"games": AgentSideStat.games + 1, "wins": AgentSideStat.wins + insert.excluded.wins})
+
+
+# Built once per dialect: constructing the upsert cost more than running it.
+_SIDE_UPSERTS = {"postgresql": _side_upsert(postgresql), "sqlite": _side_upsert(sqlite)}
+
+
 async def add_side_stats(session: AsyncSession, game: str, finished: Sequence[tuple[str, str, bool]]) -> None:
     """For each (agent, side, won) of one match (an agent at most once): one more finished match on (game, side),
-    and a win if won. One upsert for them all, so concurrent finishes add up."""
+    and a win if won. An upsert, so concurrent finishes add up."""
     if not finished:
         return
-    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
-    insert = dialect.insert(AgentSideStat).values([
-        {"agent_id": agent_id, "game": game, "side": side, "games": 1, "wins": int(won)}
-        for agent_id, side, won in finished])
-    await session.execute(insert.on_conflict_do_update(
-        index_elements=["agent_id", "game", "side"],
-        set_={"games": AgentSideStat.games + 1, "wins": AgentSideStat.wins + insert.excluded.wins}))
+    upsert = _SIDE_UPSERTS["postgresql" if session.get_bind().dialect.name == "postgresql" else "sqlite"]
+    await session.execute(upsert, [{"agent_id": agent_id, "game": game, "side": side, "wins": int(won)}
+                                   for agent_id, side, won in finished])
 
 
 async def side_stats(session: AsyncSession, agent_ids: list[str]) -> dict[str, list[AgentSideStat]]:

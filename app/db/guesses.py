@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from sqlalchemy import func, select, update
+from sqlalchemy import Table, bindparam, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Owner, SpectatorGuess
@@ -33,13 +33,19 @@ async def of_match(session: AsyncSession, match_id: str, owner_id: str | None = 
     return list((await session.execute(query.order_by(SpectatorGuess.round, SpectatorGuess.id))).scalars())
 
 
+# Built once (every match's end asks, and most matches have no guesses): constructing them cost more than running.
+_TO_SCORE = select(SpectatorGuess.id, SpectatorGuess.seats).where(SpectatorGuess.match_id == bindparam("match_id"))
+_GUESSES = cast(Table, SpectatorGuess.__table__)
+_SCORED = (update(_GUESSES).where(_GUESSES.c.id == bindparam("guess"))  # Core: one statement for many rows
+           .values(hits=bindparam("hits"), misses=bindparam("misses")))
+
+
 async def score(session: AsyncSession, match_id: str, hidden: frozenset[int]) -> int:
     """Mark every guess of the ended match with its hits and misses; how many there were."""
-    rows = await of_match(session, match_id)
-    for row in rows:
-        named = set(row.seats)
-        await session.execute(update(SpectatorGuess).where(SpectatorGuess.id == row.id)
-                              .values(hits=len(named & hidden), misses=len(named - hidden)))
+    rows = (await session.execute(_TO_SCORE, {"match_id": match_id})).all()
+    if rows:
+        await session.execute(_SCORED, [{"guess": guess, "hits": len(set(seats) & hidden),
+                                         "misses": len(set(seats) - hidden)} for guess, seats in rows])
     return len(rows)
 
 

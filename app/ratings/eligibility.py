@@ -63,11 +63,22 @@ def unrated_reason(*, status: str, competitive: bool, seats: Sequence[SeatFacts]
     return Independence(reason, pairing(seats) if reason is None else None)
 
 
-def _reason(status: str, competitive: bool, seats: Sequence[SeatFacts], sides: Sequence[int]) -> str | None:
+def seats_matter(status: str, competitive: bool) -> bool:
+    """Whether the verdict reads the seats at all: an unfinished or casual match is unrated whoever sat."""
+    return _match_reason(status, competitive) is None
+
+
+def _match_reason(status: str, competitive: bool) -> str | None:
     if status != "finished":
         return "not_finished"
     if not competitive:
         return "casual"
+    return None
+
+
+def _reason(status: str, competitive: bool, seats: Sequence[SeatFacts], sides: Sequence[int]) -> str | None:
+    if (reason := _match_reason(status, competitive)) is not None:
+        return reason
     if any(seat.agent_id is None for seat in seats):
         return "guest_seat"
     if any(seat.human for seat in seats):

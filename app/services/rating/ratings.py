@@ -16,7 +16,7 @@ from app.db import agents as agents_repo
 from app.db import ratings as repo
 from app.db.models import Agent, AgentRating, Match, RatingAnchor, RatingChange, Seat
 from app.protocol.registry import AnyGame
-from app.ratings.eligibility import SeatFacts, owner_identities, unrated_reason
+from app.ratings.eligibility import SeatFacts, owner_identities, seats_matter, unrated_reason
 from app.ratings.model import PROVISIONAL_UNDER, SeatResult, Skill, composition, default_anchors, rate, wilson
 from app.settings import Settings
 
@@ -52,8 +52,10 @@ async def judge(session: AsyncSession, match: Match, sides: Mapping[int, str], s
     """Decide whether the finished `match` is rated (`app.ratings.eligibility`, then the repeat window over the
     rated matches before it); sets `match.rated` and `match.pairing`, returns why not (None: rated). The live end
     and `rebuild` both call this, so they apply one rule."""
-    agents = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
-    facts = [_facts(seat, agents.get(seat.agent_id or ""), match.finished_at, rules.trusted) for seat in seats]
+    facts: list[SeatFacts] = []
+    if seats_matter(match.status, competitive(match.config)):  # a casual match is unrated whoever sat: no reads
+        agents = await agents_repo.by_ids(session, [s.agent_id for s in seats if s.agent_id])
+        facts = [_facts(seat, agents.get(seat.agent_id or ""), match.finished_at, rules.trusted) for seat in seats]
     verdict = unrated_reason(status=match.status, competitive=competitive(match.config), seats=facts,
                              sides=[s.seat for s in seats if s.seat in sides])
     reason = verdict.reason if match.result or verdict.reason else "no_result"
