@@ -21,11 +21,13 @@ async def by_key_hash(session: AsyncSession, key_hash: str) -> Agent | None:
     return (await session.execute(select(Agent).where(Agent.api_key_hash == key_hash))).scalar_one_or_none()
 
 
+_BY_ID = select(Agent).where(Agent.agent_id == bindparam("agent_id"))  # built once: every join and room asks
+_BY_ID_LOCKED = _BY_ID.with_for_update()
+
+
 async def by_id(session: AsyncSession, agent_id: str, *, lock: bool = False) -> Agent | None:
-    query = select(Agent).where(Agent.agent_id == agent_id)
-    if lock:
-        query = query.with_for_update()
-    return (await session.execute(query)).scalar_one_or_none()
+    query = _BY_ID_LOCKED if lock else _BY_ID
+    return (await session.execute(query, {"agent_id": agent_id})).scalar_one_or_none()
 
 
 async def by_ids(session: AsyncSession, agent_ids: list[str]) -> dict[str, Agent]:

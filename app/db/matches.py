@@ -284,13 +284,20 @@ async def recent_content(session: AsyncSession, agent_ids: Sequence[str], per_ag
     """What the deals of each agent's last `per_agent` dealt matches drew (one statement for every agent)."""
     if not agent_ids:
         return frozenset()
+    rows = await session.execute(_RECENT_CONTENT, {"agents": sorted(set(agent_ids)), "per_agent": per_agent})
+    return frozenset(c for c in rows.scalars() if c)
+
+
+def _recent_content() -> Any:
     newest = func.row_number().over(partition_by=SEATS.c.agent_id, order_by=MATCHES.c.created_at.desc())
     ranked = (select(MATCHES.c.content, newest.label("newest"))
               .join(SEATS, SEATS.c.match_id == MATCHES.c.match_id)
-              .where(SEATS.c.agent_id.in_(sorted(set(agent_ids))), MATCHES.c.content.is_not(None))
+              .where(SEATS.c.agent_id.in_(bindparam("agents", expanding=True)), MATCHES.c.content.is_not(None))
               .subquery())
-    query = select(ranked.c.content).where(ranked.c.newest <= per_agent)
-    return frozenset(c for c in (await session.execute(query)).scalars() if c)
+    return select(ranked.c.content).where(ranked.c.newest <= bindparam("per_agent"))
+
+
+_RECENT_CONTENT = _recent_content()  # built once: constructing it cost more than running it
 
 
 async def finished_content(session: AsyncSession, game: str) -> list[tuple[str, dict[str, Any] | None]]:

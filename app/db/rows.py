@@ -13,6 +13,8 @@ from sqlalchemy import Table, insert
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import make_transient_to_detached
 
+_INSERTS: dict[str, Any] = {}
+
 
 async def insert_whole(session: AsyncSession, obj: Any) -> None:
     """INSERT `obj`, a new mapped object. An attribute left None takes its column's plain default first, as a flush
@@ -27,5 +29,8 @@ async def insert_whole(session: AsyncSession, obj: Any) -> None:
             value = default.arg  # type: ignore[attr-defined]  # a ScalarElementColumnDefault's value
             setattr(obj, column.key, value)
         values[column.name] = value
-    await session.execute(insert(table), [values])
+    statement = _INSERTS.get(table.name)
+    if statement is None:  # one per table, kept: a new construct costs its cache key on every execution
+        statement = _INSERTS[table.name] = insert(table)
+    await session.execute(statement, [values])
     make_transient_to_detached(obj)

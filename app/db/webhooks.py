@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, cast
 
-from sqlalchemy import Table, delete, func, insert, or_, select, update
+from sqlalchemy import Table, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.models import Seat, Webhook, WebhookDelivery
@@ -41,10 +41,14 @@ async def agents_with_webhooks(session: AsyncSession) -> set[str]:
 
 async def seated_hooks(session: AsyncSession, match_id: str) -> list[tuple[int, str, list[str]]]:
     """(seat, webhook_id, events) of every enabled webhook of an agent seated in the match."""
-    query = (select(Seat.seat, Webhook.webhook_id, Webhook.events)
-             .join(Webhook, Webhook.agent_id == Seat.agent_id)
-             .where(Seat.match_id == match_id, Webhook.enabled.is_(True)))
-    return [(int(seat), str(hook), list(events)) for seat, hook, events in (await session.execute(query)).all()]
+    rows = (await session.execute(_SEATED_HOOKS, {"match_id": match_id})).all()
+    return [(int(seat), str(hook), list(events)) for seat, hook, events in rows]
+
+
+# Built once (on PostgreSQL every command asks): constructing it cost more than running it.
+_SEATED_HOOKS = (select(Seat.seat, Webhook.webhook_id, Webhook.events)
+                 .join(Webhook, Webhook.agent_id == Seat.agent_id)
+                 .where(Seat.match_id == bindparam("match_id"), Webhook.enabled.is_(True)))
 
 
 async def enqueue(session: AsyncSession, rows: Sequence[dict[str, Any]]) -> None:
