@@ -32,5 +32,5 @@ async def insert_whole(session: AsyncSession, obj: Any) -> None:
     statement = _INSERTS.get(table.name)
     if statement is None:  # one per table, kept: a new construct costs its cache key on every execution
         statement = _INSERTS[table.name] = insert(table)
-    await session.execute(statement, [values])
+    await session.execute(statement, values)  # one row's values: a plain execute, not executemany
     make_transient_to_detached(obj)
