@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 from typing import Any
 
+import asyncpg
 import httpx
 from fastapi import FastAPI
 from sqlalchemy import make_url, select, text
@@ -266,3 +267,35 @@ async def _wal_frames(db: Database) -> tuple[int, int, int] | None:
     async with db.reader() as session:
         row = (await session.execute(text("PRAGMA wal_checkpoint(PASSIVE)"))).one()
     return int(row[0]), int(row[1]), int(row[2])
+
+
+async def test_a_staged_notification_is_sent_on_commit_with_or_without_a_save(app: FastAPI,
+                                                                              client: httpx.AsyncClient) -> None:
+    """PostgreSQL: `direct.notify` stages a notification; a command's `save` carries it in its own statement, and
+    one no save follows (a room's lobby wake-up) is sent before the commit — either way delivered once it commits."""
+    db = _db(app)
+    if db.is_sqlite:
+        async with db.writer() as session:
+            assert not await direct.notify(session, "wodi_test", "x")  # one process: nothing to send
+        return
+    table = Table(client, 4)
+    await table.open()
+    received: list[str] = []
+    listener = await asyncpg.connect(make_url(db.url).set(drivername="postgresql").render_as_string(False))
+    try:
+        await listener.add_listener("wodi_test", lambda *args: received.append(args[-1]))
+        async with db.writer() as session:
+            match = await repo.get(session, table.match_id, lock=True)
+            assert match is not None
+            assert await direct.notify(session, "wodi_test", "with a save")
+            await repo.save(session, match)
+        async with db.writer() as session:
+            await repo.get(session, table.match_id, lock=True)
+            assert await direct.notify(session, "wodi_test", "alone")
+        for _ in range(200):
+            if len(received) == 2:
+                break
+            await asyncio.sleep(0.01)
+        assert received == ["with a save", "alone"]
+    finally:
+        await listener.close()
