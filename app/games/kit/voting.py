@@ -10,12 +10,15 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from app.games.base import GameError
 from app.games.kit.checks import is_private, require_in_progress, require_living, require_stage
 from app.games.kit.dispatch import Cue
 from app.games.kit.table import Table, TableStep
+from app.games.kit.turns import PkRound
+
+T = TypeVar("T")
 
 VOTE_EXPIRE, VOTE_WARNING = "vote_expire", "vote_warning"
 
@@ -194,6 +197,37 @@ def verdict(step: TableStep) -> Verdict:
         return _draw(step, top)
     state.noop_streak += 1
     return Verdict(None, "noop")
+
+
+def settle(step: TableStep, votes: dict[str, int], nobody_out: Callable[[Verdict], T],
+           out: Callable[[int, Verdict], T]) -> T | PkRound:
+    """Decide a round with at least one vote (`verdict`) and carry it out: tied seats facing a PK are announced
+    and their round opens; otherwise `nobody_out(verdict)` or `out(seat, verdict)`, the game's own."""
+    result = verdict(step)
+    if result.pk:
+        announce_pk(step, result.pk, votes)
+        return PkRound(result.pk)
+    if result.out is None:
+        return nobody_out(result)
+    return out(result.out, result)
+
+
+def off_table_action(state: Table) -> str | None:
+    """Every seat's next action while the match is not being played: `none` once it ended, a wait before it
+    starts; None while it is in progress."""
+    if state.status in ("finished", "aborted"):
+        return "none"
+    return "wait_for_next_phase" if state.status == "waiting" else None
+
+
+def day_action(state: Table, stage: str, seat: int) -> str | None:
+    """A living seat's next action in the day's shared stages: its speech when it holds the floor (`speak`), its
+    vote (`vote`); None in any other stage (the game's own)."""
+    if stage == "speak":
+        return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
+    if stage == "vote":
+        return "vote" if seat in voters(state) and seat not in state.votes else "wait_for_vote_resolution"
+    return None
 
 
 def _draw(step: TableStep, tied: list[int]) -> Verdict:

@@ -51,23 +51,16 @@ def you(state: MatchState, seat: int) -> dict[str, Any]:
 
 def next_action(state: MatchState, seat: int) -> str:
     """What `seat` should do now (spec §2.4.2, plus last_words / guess_word)."""
-    if state.status in ("finished", "aborted"):
-        return "none"
-    if state.status == "waiting":
-        return "wait_for_next_phase"
+    if (off := tally.off_table_action(state)) is not None:
+        return off
     pending = [a.kind for a in state.pending if a.seat == seat]
     if pending:
         return "guess_word" if "guess_word" in pending else "last_words"
     if not state.players[seat].alive:
         return "eliminated"
-    if state.stage == "speak":
-        return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
     if state.stage == "debate":
         return "debate" if seat not in state.debate_done else "wait_for_next_phase"
-    if state.stage == "vote":
-        can_vote = seat in tally.voters(state) and seat not in state.votes
-        return "vote" if can_vote else "wait_for_vote_resolution"
-    return "wait_for_next_phase"
+    return tally.day_action(state, state.stage, seat) or "wait_for_next_phase"
 
 
 def public_fields(state: MatchState) -> dict[str, Any]:

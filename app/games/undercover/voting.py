@@ -15,7 +15,6 @@ from typing import Any
 from app.games.kit import voting as tally
 from app.games.kit.checks import clean_text, is_private
 from app.games.kit.dispatch import Cue
-from app.games.kit.transitions import PkRound
 from app.games.undercover import ending
 from app.games.undercover.actions import VoteAction
 from app.games.undercover.checks import check_analysis, check_said, remember_said
@@ -51,14 +50,12 @@ def _resolve(step: Step) -> Transition:
     if not state.votes:
         pool = state.pk_candidates if state.pk else state.living_seats()
         return _eliminate(step, step.rng("abstain").choice(pool), breakdown, "random")
-    result = tally.verdict(step)
-    if result.pk:
-        tally.announce_pk(step, result.pk, breakdown)
-        return PkRound(result.pk)
-    if result.out is None:
+
+    def nobody_out(result: tally.Verdict) -> Transition:
         _round_resolved(step, None, breakdown, result.tie)
         return Reveal(None)
-    return _eliminate(step, result.out, breakdown, result.tie)
+
+    return tally.settle(step, breakdown, nobody_out, lambda seat, result: _eliminate(step, seat, breakdown, result.tie))
 
 
 def _eliminate(step: Step, seat: int, breakdown: dict[str, int], tie: str | None) -> Transition:

@@ -66,10 +66,8 @@ def _knowledge(state: MatchState, player: Player) -> dict[str, Any]:
 
 def next_action(state: MatchState, seat: int) -> str:
     """What `seat` should do now."""
-    if state.status in ("finished", "aborted"):
-        return "none"
-    if state.status == "waiting":
-        return "wait_for_next_phase"
+    if (off := tally.off_table_action(state)) is not None:
+        return off
     head = pending.head(state)
     if head is not None and head.seat == seat:
         return "shoot" if head.kind == "shoot" else "last_words"
@@ -77,12 +75,7 @@ def next_action(state: MatchState, seat: int) -> str:
         return "eliminated"
     if state.stage == "night":
         return "night_action" if seat in night.due_seats(state) else "wait_for_next_phase"
-    if state.stage == "speak":
-        return "speak" if state.current_speaker_seat == seat else "wait_for_speak_round"
-    if state.stage == "vote":
-        can_vote = seat in tally.voters(state) and seat not in state.votes
-        return "vote" if can_vote else "wait_for_vote_resolution"
-    return "wait_for_next_phase"
+    return tally.day_action(state, state.stage, seat) or "wait_for_next_phase"
 
 
 def public_fields(state: MatchState) -> dict[str, Any]:

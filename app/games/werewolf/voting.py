@@ -18,7 +18,6 @@ from typing import Any
 
 from app.games.kit import voting as tally
 from app.games.kit.checks import clean_text
-from app.games.kit.transitions import PkRound
 from app.games.werewolf import deaths, ending
 from app.games.werewolf.checks import check_analysis
 from app.games.werewolf.commands import VoteRequest
@@ -39,13 +38,8 @@ def _resolve(step: Step) -> Transition:
     if not state.votes:
         state.noop_streak = 0
         return _nobody_out(step, breakdown, None, "no_votes")
-    result = tally.verdict(step)
-    if result.pk:
-        tally.announce_pk(step, result.pk, breakdown)
-        return PkRound(result.pk)
-    if result.out is None:
-        return _nobody_out(step, breakdown, result.tie, "tie")
-    return _eliminate(step, result.out, breakdown, result.tie)
+    return tally.settle(step, breakdown, lambda result: _nobody_out(step, breakdown, result.tie, "tie"),
+                        lambda seat, result: _eliminate(step, seat, breakdown, result.tie))
 
 
 def _nobody_out(step: Step, breakdown: dict[str, int], tie: str | None, reason: str) -> Transition:
