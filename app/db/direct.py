@@ -71,8 +71,8 @@ class Statements:
         self._get = _Compiled(select(matches).where(matches.c.match_id == bindparam("key")), dialect, ["key"])
         self._update = (update(matches).where(matches.c.match_id == bindparam("key"))
                         .values({name: bindparam(name) for name in mutable}))
-        self._save = _Compiled(self._update, dialect, [*mutable, "key"])
         self._mutable = [*mutable, "key"]
+        self._save = _Compiled(self._update, dialect, self._mutable)
         self._event_table = events
         self._dialect = dialect
         self._saves: dict[tuple[int, int], _Compiled] = {}  # PostgreSQL: (events, notifications) → one statement
