@@ -126,7 +126,7 @@ TRAILS: dict[str, list[str]] = {}  # each person's moves with their times: print
 async def _play(page: Page, name: str) -> list[str]:
     """Play the seat through the page until the match ends: once per stage each of the moves it offers — vote (the
     first name), investigate (the first place), speak (never `ready` in the introductions: the floor goes round),
-    then ready. Returns what was sent, stage by stage."""
+    then ready, after which it waits for the next stage. Returns what was sent, stage by stage."""
     trail = TRAILS.setdefault(name, [])
     sent: list[str] = []
     bar = _tid(page, "sk-stage-bar")
@@ -139,7 +139,10 @@ async def _play(page: Page, name: str) -> list[str]:
             await expect(_tid(page, "sk-my-character")).to_be_visible(timeout=WAIT)
             assert not await _tid(page, "invite-box").count()
         done = {entry.split(":", 1)[1] for entry in sent if entry.startswith(f"{stage}:")}
-        wanted = [t for t in WANTED if t not in done and not (stage == "self_intro" and t == "ready")]
+        # Ready ends the person's part in a stage: a move sent after it could reach the server once the stage has
+        # moved on (a speech meant for the handout taken as the next stage's introduction).
+        wanted = [] if "ready" in done else [
+            t for t in WANTED if t not in done and not (stage == "self_intro" and t == "ready")]
         trail.append(f"{time.monotonic() - began:6.1f}s {stage} waits for {wanted}")
         await page.wait_for_function(
             """([stage, wanted]) => {
