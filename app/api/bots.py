@@ -4,19 +4,25 @@ Not part of the protocol and not in `openapi.json`: only a caller holding `X-Off
 answers as soon as a room to fill at once is announced on the lobby key of this process's notifier (other server
 processes' rooms reach it through PostgreSQL's LISTEN/NOTIFY), or after `wait` seconds. Each call may carry the
 pool's figures (`pool_size`, `idle`), which this process's `/metrics` then shows.
+
+A wait that a new room ended also answers with the rooms to fill at once (`rooms`, as `GET
+/api/matches?status=waiting&fill_now=true&sort=oldest` lists them): the filler seats them without asking again,
+one round trip fewer between a person's quick start and the bots' seats.
 """
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query
 
 from app.api.deps import RuntimeDep
+from app.api.match_schemas import MatchList
 from app.protocol.errors import ApiError
 from app.runtime import ReportedPool
 from app.services.identity.tokens import digest, digests_match
-from app.services.match.lobby import LOBBY
+from app.services.match import listing
+from app.services.match.lobby import LOBBY, ROOMS_PER_PASS
 
 router = APIRouter(prefix="/api/bots", include_in_schema=False)
 
@@ -25,7 +31,7 @@ router = APIRouter(prefix="/api/bots", include_in_schema=False)
 async def wake(runtime: RuntimeDep, key: Annotated[str, Header(alias="X-Official-Bot-Key")],
                after: Annotated[int, Query(ge=0)] = 0, wait: Annotated[float, Query(ge=0, le=30)] = 25.0,
                pool_size: Annotated[int | None, Query(ge=0)] = None,
-               idle: Annotated[int | None, Query(ge=0)] = None) -> dict[str, int]:
+               idle: Annotated[int | None, Query(ge=0)] = None) -> dict[str, Any]:
     expected = runtime.settings.official_bot_key
     if not expected:
         raise ApiError("official_bot_disabled", "this server registers no official bots")
@@ -33,4 +39,10 @@ async def wake(runtime: RuntimeDep, key: Annotated[str, Header(alias="X-Official
         raise ApiError("invalid_official_bot_key", "wrong X-Official-Bot-Key")
     if pool_size is not None:
         runtime.bots = ReportedPool(pool_size, min(idle or 0, pool_size))
-    return {"latest": await runtime.notifier.wait(LOBBY, after, wait)}
+    latest = await runtime.notifier.wait(LOBBY, after, wait)
+    if latest <= after:
+        return {"latest": latest}
+    rooms = await listing.list_matches(runtime, status="waiting", newest_first=False, agent=None, game=None,
+                                       seats_open=None, limit=ROOMS_PER_PASS, fill_now=True)
+    listed = MatchList.model_validate({"matches": rooms, "count": len(rooms)}).model_dump(mode="json")
+    return {"latest": latest, "rooms": listed["matches"]}

@@ -24,6 +24,7 @@ from app.bots.player import BotStats, error_code
 from app.bots.pool import BotAgent, Pool
 from app.bots.seats import Seats, bearer
 from app.games.installed import brains
+from app.services.match.lobby import ROOMS_PER_PASS
 
 log = logging.getLogger("app.bots")
 
@@ -46,12 +47,13 @@ class Lobby:
         self.urgent_seats = 0  # seats taken in rooms filled at once
         self.filling: dict[str, asyncio.Task[None]] = {}  # match → the task filling it at once
 
-    async def fill_once(self, *, urgent_only: bool = False) -> int:
-        """One pass over the waiting rooms: every room to fill at once gets a task of its own (started here, not
-        awaited, so a room opened meanwhile never waits behind them), then — unless `urgent_only` — the rooms that
-        have waited `fill_after` are filled in turn; returns how many seats bots took in the latter."""
+    async def fill_once(self, *, urgent_only: bool = False, urgent: list[dict[str, Any]] | None = None) -> int:
+        """One pass over the waiting rooms: every room to fill at once (`urgent`, as a wake-up brought them, else
+        listed here) gets a task of its own (started here, not awaited, so a room opened meanwhile never waits behind
+        them), then — unless `urgent_only` — the rooms that have waited `fill_after` are filled in turn; returns how
+        many seats bots took in the latter."""
         playable = brains()
-        for room in await self._waiting({"fill_now": "true"}):
+        for room in urgent if urgent is not None else await self._waiting({"fill_now": "true"}):
             match_id = str(room["match_id"])
             if room.get("seats_open", 0) > 0 and room.get("game") in playable and match_id not in self.filling:
                 self.filling[match_id] = asyncio.create_task(self._fill_urgent(room), name=f"wodi-fill-{match_id}")
@@ -79,7 +81,7 @@ class Lobby:
 
     async def _waiting(self, extra: dict[str, str]) -> list[dict[str, Any]]:
         response = await self.pool.http.get("/api/matches", params={"status": "waiting", "sort": "oldest",
-                                                                      "limit": 100, **extra})
+                                                                      "limit": ROOMS_PER_PASS, **extra})
         response.raise_for_status()
         rooms: list[dict[str, Any]] = response.json()["matches"]
         return rooms

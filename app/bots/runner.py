@@ -26,7 +26,7 @@ import contextlib
 import logging
 import random
 import time
-from typing import Protocol
+from typing import Any, Protocol
 
 import httpx
 
@@ -48,6 +48,10 @@ class Wake(Protocol):
     def latest(self) -> int: ...
 
     async def wait(self, after: int, within: float) -> int: ...
+
+    def rooms(self) -> list[dict[str, Any]] | None:
+        """The rooms to fill at once the last wake-up brought (taken once), or None: the filler lists them."""
+        ...
 
 
 class LobbyFiller:
@@ -107,9 +111,9 @@ class LobbyFiller:
         """Handle → match of every bot agent sitting at a table."""
         return self.seats.busy()
 
-    async def fill_once(self, *, urgent_only: bool = False) -> int:
+    async def fill_once(self, *, urgent_only: bool = False, urgent: list[dict[str, Any]] | None = None) -> int:
         """One pass over the waiting rooms (`Lobby.fill_once`)."""
-        return await self.lobby.fill_once(urgent_only=urgent_only)
+        return await self.lobby.fill_once(urgent_only=urgent_only, urgent=urgent)
 
     async def start(self) -> None:
         """Start the background task (idempotent); returns immediately."""
@@ -163,7 +167,8 @@ class LobbyFiller:
                 # `poll_interval` apart however often the filler is woken).
                 regular = not woken or time.monotonic() - last_full >= self.poll_interval
                 last_full = time.monotonic() if regular else last_full
-                await self.fill_once(urgent_only=not regular)
+                await self.fill_once(urgent_only=not regular,
+                                     urgent=self.wake.rooms() if woken and self.wake is not None else None)
                 if regular and self.showcase is not None:
                     await self.showcase.once()
                 backoff = 0.25

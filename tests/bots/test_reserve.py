@@ -11,6 +11,7 @@ import pytest
 
 from app.bots.personas import PERSONAS
 from app.bots.runner import LobbyFiller
+from app.bots.wake import HttpWake
 from tests.conftest import _wipe
 from tests.e2e.server import Server
 
@@ -58,3 +59,42 @@ async def test_a_room_gone_short_doubles_the_reserve_for_every_persona(server: S
                 assert snap["status"] != "waiting" and snap["seats_open"] == 0
         finally:
             await filler.stop()
+
+
+async def test_a_room_that_wakes_the_filler_is_seated_without_listing_the_lobby_again(server: Server) -> None:
+    """The wake-up (`GET /api/bots/wake`) brings the room with it: between the quick start and the bots' seats the
+    filler sends no `GET /api/matches`."""
+    wake = HttpWake(server.base_url, KEY)
+    filler = LobbyFiller(server.base_url, KEY, fill_after=600, agents_per_persona=1, poll_interval=600, think=0.0,
+                         pool_max=2, seed=3, wake=wake)
+    listed: list[str] = []
+
+    async def note(request: httpx.Request) -> None:
+        if request.url.path == "/api/matches":
+            listed.append(str(request.url))
+
+    await filler.start()
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            for _ in range(300):  # bounded: the filler's first pass (it lists the lobby once) and its first wait
+                if filler.pool.size() == len(PERSONAS):
+                    break
+                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.5)
+            assert filler.pool.client is not None
+            filler.pool.client.event_hooks["request"].append(note)
+            started = await client.post("/api/play", json={"name": "玩家"})
+            assert started.status_code == 201, started.text
+            snap = (await client.get(f"/api/matches/{started.json()['match_id']}",
+                                     params={"wait": 20, "wait_for": "opponent_joined"},
+                                     headers={"X-Play-Token": started.json()["play_token"]})).json()
+            assert snap["status"] == "in_progress" and snap["seats_open"] == 0
+            for _ in range(100):  # the person may see the table full before the filler counts its seats
+                if filler.urgent_seats == 5:
+                    break
+                await asyncio.sleep(0.1)
+            assert filler.urgent_seats == 5
+            assert listed == [], listed
+    finally:
+        await filler.stop()
+        await wake.aclose()

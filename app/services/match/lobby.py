@@ -11,6 +11,7 @@ from app.services.delivery.notifier import Notifier
 LOBBY = "~lobby"  # never a match id (those are 8 lowercase alphanumerics)
 # The official bots' HTTP client says so: the request log writes their requests at DEBUG (`app.logs`).
 BOT_USER_AGENT = "wodi-bots/1"
+ROOMS_PER_PASS = 100  # waiting rooms, oldest first, the bot filler reads in one pass
 
 
 def next_seq(notifier: Notifier) -> int:
@@ -30,3 +31,7 @@ class LobbyWake:
 
     async def wait(self, after: int, within: float) -> int:
         return await self._notifier.wait(LOBBY, after, within)
+
+    def rooms(self) -> None:
+        """In process the filler lists the rooms itself (a wake-up here carries none)."""
+        return None
