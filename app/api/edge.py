@@ -35,6 +35,14 @@ def _finite(number: str) -> float:
     return value
 
 
+def _int64(number: str) -> int:
+    """An integer the server can store and write back (a signed 64-bit one): JSON allows any, our encoder does not."""
+    value = int(number)
+    if not -(2**63) <= value < 2**63:
+        raise ValueError(f"the integer {number[:20]}… is outside the signed 64-bit range")
+    return value
+
+
 def json_size(value: Any) -> int:
     """Bytes of `value` as compact JSON."""
     return len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode())
@@ -73,7 +81,7 @@ def strict_json(raw: bytes | str, where: str = "body") -> Any:
     """Parse JSON as the standard defines it (RFC 8259), then `check_value` it; ApiError on anything else."""
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
-        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite)
+        value = json.loads(text, parse_constant=_refuse_constant, parse_float=_finite, parse_int=_int64)
     except UnicodeDecodeError:
         raise ApiError("bad_request", f"{where} is not valid UTF-8", field=where) from None
     except RecursionError:

@@ -135,7 +135,8 @@ async def test_a_vote_analysis_may_not_carry_the_voters_word(client: httpx.Async
 
 # 3. Strict JSON only.
 
-@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400"])
+@pytest.mark.parametrize("number", ["NaN", "Infinity", "-Infinity", "1e400", "-9223372036854775809",
+                                    "9223372036854775808"])
 async def test_numbers_json_cannot_carry_are_refused(client: httpx.AsyncClient, number: str) -> None:
     table = Table(client, 4, first_speaker=0)
     await table.open()
@@ -144,6 +145,15 @@ async def test_numbers_json_cannot_carry_are_refused(client: httpx.AsyncClient, 
     created = await client.post("/api/matches", content='{"game":"undercover","player":{"meta":{"x":' + number +
                                 "}}}", headers={**table.h(0), **JSON})
     assert_error(created, 400, "bad_request")
+    await every_viewer_reads(table)
+
+
+async def test_the_widest_integers_json_can_carry_here_are_kept(client: httpx.AsyncClient) -> None:
+    table = Table(client, 4, first_speaker=0)
+    await table.open()
+    accepted = await raw_action(table, 0, '{"type":"speak","text":"一种东西","analysis":{"low":-9223372036854775808,'
+                                          '"high":9223372036854775807}}')
+    assert accepted.status_code == 200, accepted.text
     await every_viewer_reads(table)
 
 
