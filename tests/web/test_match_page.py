@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import httpx
@@ -218,3 +219,39 @@ async def test_what_agents_write_is_shown_as_text(server: Server, api: httpx.Asy
     await expect(page.locator("#profile-name")).to_contain_text("<img src=x onerror=alert(2)>")
     assert await page.locator("img[src='x']").count() == 0
     assert not watched.dialogs
+
+
+async def test_a_seat_panel_catches_up_when_events_arrive_while_its_snapshot_is_on_its_way(
+        server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
+    """The seat's panel reads the snapshot again after new events; events that arrive while that read is on its way
+    get a read of their own once it answers — else the panel keeps the older answer (waiting) on the person's turn."""
+    page = watched.page
+    table = Table(api, 4, first_speaker=2)  # 2, 3, then the person at seat 0
+    await table.open()
+    url = f"{server.base_url}/match/{table.match_id}"
+    await page.goto(f"{url}#play={table.tokens[0]}")
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+    await expect(page.locator("#you")).to_have_attribute("data-action", "wait_for_speak_round")
+    fetched, release = asyncio.Event(), asyncio.Event()
+    held = 0
+
+    async def hold_the_first(route: Route) -> None:
+        nonlocal held
+        held += 1
+        if held > 1:
+            await route.continue_()
+            return
+        answer = await route.fetch()  # read by the server now, before the second speech
+        fetched.set()
+        await release.wait()
+        await route.fulfill(response=answer)
+
+    await page.route(lambda address: address.split("#")[0].split("?")[0] == f"{server.base_url}/api/matches/"
+                     f"{table.match_id}", hold_the_first)
+    await _ok(table, 2, {"type": "speak", "text": "first clue"})
+    await asyncio.wait_for(fetched.wait(), 30)
+    await _ok(table, 3, {"type": "speak", "text": "second clue"})
+    await expect(page.locator("#stream")).to_contain_text("second clue", timeout=10_000)
+    release.set()
+    await expect(page.locator("#you")).to_have_attribute("data-action", "speak", timeout=10_000)
+    assert held >= 2, "the panel read the snapshot again"

@@ -37,20 +37,29 @@ function ingest(events) {
 }
 
 let refreshing = null;
+let again = false; // events arrived while a read was on its way: that read may predate them, so read once more
 let asked = 0; // snapshot reads started: an answer is used only if no later read started (a join changes the viewer)
 
 async function refreshSnapshot() {
-  if (refreshing) return refreshing;
+  if (refreshing) {
+    again = true;
+    return refreshing;
+  }
   refreshing = (async () => {
     try {
-      const ticket = ++asked;
-      const snap = await getJSON(API, 15000);
-      if (ticket === asked && !M.isTerminal(snap.status)) {
-        state.snap = snap;
-        if (state.view === "all") renderBoard(state.model);
-      }
-    } catch {
-      // The next long-poll reports trouble; the snapshot only refines the countdown.
+      do {
+        again = false;
+        const ticket = ++asked;
+        try {
+          const snap = await getJSON(API, 15000);
+          if (ticket === asked && !M.isTerminal(snap.status)) {
+            state.snap = snap;
+            if (state.view === "all") renderBoard(state.model);
+          }
+        } catch {
+          // The next long-poll reports trouble; the snapshot only refines the countdown.
+        }
+      } while (again);
     } finally {
       refreshing = null;
     }
