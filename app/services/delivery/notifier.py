@@ -111,8 +111,14 @@ class MemoryNotifier:
                     future.set_result(RESYNC)
 
     def deliver(self, match_id: str, seq: int) -> None:
-        """Record `seq` and wake every waiter of the match (also called by the PostgreSQL listener)."""
+        """Record `seq` and wake every waiter of the match (also called by the PostgreSQL listener).
+
+        The server's own keys (`~…`, the lobby's) announce "something new", stamped before their transaction
+        commits, so they may arrive out of order: one older than the newest known still counts as new (it is
+        recorded as the newest plus one), or a waiter that has seen the newer one would sleep through it."""
         now = time.monotonic()
+        if match_id.startswith("~"):
+            seq = max(seq, self.latest(match_id) + 1)
         if seq > self.latest(match_id):
             self._latest[match_id] = (seq, now)
         for future in self._waiters.pop(match_id, set()):
