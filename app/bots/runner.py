@@ -123,10 +123,13 @@ class LobbyFiller:
             log.warning("lobby filler: no official bot key, so no official bots")
             return
         self._stopping = asyncio.Event()
+        # Two connection pools: the players' (a long-poll or an action per seated agent) and the filler's own
+        # (listing, registering, joining), so seating a room never waits behind the players' long-polls.
         most = self.pool.pool_max * len(PERSONAS) + 8
         limits = httpx.Limits(max_connections=most, max_keepalive_connections=most)
-        self.pool.client = httpx.AsyncClient(base_url=self.base_url, timeout=30.0, limits=limits,
-                                             headers={"User-Agent": BOT_USER_AGENT})
+        self.pool.client, self.seats.client = (
+            httpx.AsyncClient(base_url=self.base_url, timeout=30.0, limits=limits,
+                              headers={"User-Agent": BOT_USER_AGENT}) for _ in range(2))
         self._task = asyncio.create_task(self._run(), name="wodi-lobby-filler")
         log.info("lobby filler: started for %s (fill after %.1fs, %d bot agents%s)", self.base_url,
                  self.fill_after, len(self.agents), ", LLM brain on" if self.llm else "")
@@ -145,9 +148,10 @@ class LobbyFiller:
         self._registered = False
         for agent in self.agents:
             agent.match_id = None
-        if self.pool.client is not None:
-            await self.pool.client.aclose()
-            self.pool.client = None
+        for client in (self.pool.client, self.seats.client):
+            if client is not None:
+                await client.aclose()
+        self.pool.client = self.seats.client = None
         if self.llm is not None:
             await self.llm.aclose()
         log.info("lobby filler: stopped")

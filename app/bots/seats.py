@@ -12,6 +12,8 @@ import logging
 import random
 from typing import Any
 
+import httpx
+
 from app.bots.llm import LLMBrain
 from app.bots.player import BotKeyRejected, BotStats, MatchPlayer
 from app.bots.pool import BotAgent, Pool
@@ -20,7 +22,9 @@ log = logging.getLogger("app.bots")
 
 
 class Seats:
-    """The play task of every seated agent of `pool`."""
+    """The play task of every seated agent of `pool`. The players talk to the server through `client`, a connection
+    pool of their own: a hundred seated bots each holding a long-poll must not make the filler's joins and
+    registrations wait for a connection (they did: a quick start under load waited seconds for its bots)."""
 
     def __init__(self, pool: Pool, stats: BotStats, rng: random.Random, *, llm: LLMBrain | None = None,
                  think: float = 1.0, poll_wait: float = 25.0) -> None:
@@ -31,6 +35,13 @@ class Seats:
         self.think = think
         self.poll_wait = poll_wait
         self.tasks: dict[str, asyncio.Task[None]] = {}  # handle → play task
+        self.client: httpx.AsyncClient | None = None  # set while the filler runs
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        if self.client is None:
+            raise RuntimeError("the lobby filler is not started")
+        return self.client
 
     def seated(self, agent: BotAgent) -> bool:
         return agent.handle in self.tasks
@@ -42,7 +53,7 @@ class Seats:
     async def resume(self) -> None:
         """After a restart, go back to the tables our agents still sit at."""
         for agent in self.pool.agents:
-            response = await self.pool.http.get("/api/agents/me/active", headers=bearer(agent.key))
+            response = await self.http.get("/api/agents/me/active", headers=bearer(agent.key))
             response.raise_for_status()
             active = response.json().get("active")
             if active and agent.handle not in self.tasks:
@@ -54,7 +65,7 @@ class Seats:
         self.tasks[agent.handle] = asyncio.create_task(self._play(agent, match_id), name=f"wodi-bot-{agent.handle}")
 
     async def _play(self, agent: BotAgent, match_id: str) -> None:
-        player = MatchPlayer(self.pool.http, agent.key, match_id, agent.persona, llm=self.llm, stats=self.stats,
+        player = MatchPlayer(self.http, agent.key, match_id, agent.persona, llm=self.llm, stats=self.stats,
                              rng=random.Random(self.rng.random()), think=self.think,
                              wait=self.poll_wait, name=agent.handle)
         try:

@@ -49,7 +49,7 @@ async def filler_on(application: FastAPI) -> AsyncIterator[tuple[LobbyFiller, ht
                                timeout=60) as client:
         filler = LobbyFiller("http://testserver", OFFICIAL_KEY, fill_after=600, think=0.0, poll_wait=5.0, seed=3,
                              showcase=True)
-        filler.pool.client = client
+        filler.pool.client = filler.seats.client = client
         await filler.pool.register_all()
         try:
             yield filler, client
