@@ -38,7 +38,7 @@ GC_THRESHOLDS = (10_000, 20, 20)
 
 def main() -> None:
     settings = get_settings()
-    app = create_app(settings)
+    app = create_app(settings, tune_collector=True)
     # Everything built so far (modules, the app, its routes and models) lives as long as the process: frozen out of
     # the collector's view, a full collection no longer walks those few hundred thousand objects (10-20 ms each
     # time, mid-request, before).

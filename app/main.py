@@ -59,8 +59,10 @@ DESCRIPTION = (
 )
 
 
-def create_app(settings: Settings | None = None) -> FastAPI:
-    """Build the app. Tests pass their own settings; `uvicorn app.main:app` uses the environment."""
+def create_app(settings: Settings | None = None, *, tune_collector: bool = False) -> FastAPI:
+    """Build the app. Tests pass their own settings; `uvicorn app.main:app` uses the environment. A server process
+    passes `tune_collector`: what start-up built is frozen out of the collector's view (tests and tools that build
+    many apps in one process keep Python's collector as it is)."""
     settings = settings or get_settings()
     logs.configure(settings.log_level, settings.log_format)
     runtime = Runtime(settings)
@@ -79,8 +81,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         # Everything built so far (modules, the word library, SQLAlchemy and pydantic internals) lives as long as
         # the process: keep it out of the cyclic collector's full passes, which otherwise pause the event loop
         # for tens of milliseconds under load.
-        gc.collect()
-        gc.freeze()
+        if tune_collector:
+            gc.collect()
+            gc.freeze()
         yield
         if filler is not None:
             filler.cancel()
@@ -156,5 +159,5 @@ async def _stop_child(child: asyncio.subprocess.Process) -> None:
 def __getattr__(name: str) -> FastAPI:
     # `uvicorn app.main:app` builds the app lazily, so importing this module reads no settings.
     if name == "app":
-        return create_app()
+        return create_app(tune_collector=True)
     raise AttributeError(name)

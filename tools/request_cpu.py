@@ -34,7 +34,7 @@ async def run(url: str, tables: int) -> dict[str, float]:
     await asyncio.to_thread(command.upgrade, config, "head")
     settings = Settings(database_url=url, public_base_url="http://testserver", rate_limit_enabled=False,
                         secret_key=secrets.token_hex(16), official_bot_key=secrets.token_hex(16), bots_enabled=False)
-    app = create_app(settings)
+    app = create_app(settings, tune_collector=True)  # as the server process does
     per_request: dict[str, float] = {}
     async with app.router.lifespan_context(app), httpx.AsyncClient(
             transport=httpx.ASGITransport(app=app), base_url="http://testserver") as http:
