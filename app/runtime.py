@@ -85,7 +85,8 @@ class Runtime:
         self.scheduler.move_event = self.tournaments.fire
         self.notifier: Notifier = (
             MemoryNotifier(on_commit=self.scheduler.poke) if settings.only_writer
-            else PostgresNotifier(settings.database_url, on_commit=self.scheduler.poke, on_key_change=self.keys.forget)
+            else PostgresNotifier(settings.database_url, on_commit=self.scheduler.poke, on_key_change=self.keys.forget,
+                                  on_carry=self._carried)
         )
         self.cache = MatchCache(self.db, self.notifier, self.commands.busy, only_writer=settings.only_writer)
         # Every process sends webhooks (claims are SKIP LOCKED); with other writers, deliveries they queued are
@@ -114,6 +115,9 @@ class Runtime:
         metrics.watch(self)
         await self.benchmarks.start()
         await self.tournaments.start()
+
+    def _carried(self, match_id: str, carry: str) -> None:
+        self.cache.carried(match_id, carry)  # another process's commit, with its content (`match_cache.carry`)
 
     def _writers_lock_lost(self, _conn: object) -> None:
         log.error("the connection holding the writers lock was lost: another server process may start on this "

@@ -24,8 +24,16 @@ class Notifier(Protocol):
         """The newest seq published for the match (0 when none is known)."""
         ...
 
-    async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None) -> None:
-        """Inside the command's transaction: queue the cross-process wake-up so it is sent exactly on commit."""
+    @property
+    def carries(self) -> bool:
+        """Whether other processes are told of a commit (`stage`'s `carry` then reaches them)."""
+        ...
+
+    async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None,
+                    carry: str | None = None) -> None:
+        """Inside the command's transaction: queue the cross-process wake-up so it is sent exactly on commit.
+        `carry`: text another process is handed (`on_carry`) before its waiters wake — the commit's content, so
+        they need not read it from the database; dropped when too long to send."""
         ...
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
@@ -93,8 +101,11 @@ class MemoryNotifier:
     def latest(self, match_id: str) -> int:
         return self._latest.get(match_id, (0, 0.0))[0]
 
-    async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None) -> None:
-        pass  # one process: nobody else to tell
+    carries = False  # one process: nobody else to tell
+
+    async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None,
+                    carry: str | None = None) -> None:
+        pass
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:
         self.deliver(match_id, seq)

@@ -3,6 +3,11 @@
 Local waiters are woken at once (no round trip); other processes learn through one dedicated LISTEN
 connection, pinged now and then and re-established with back-off after loss. After a reconnect every waiter
 re-reads the database, so nothing published while the connection was down is missed.
+
+A notification may carry the commit's content (`stage`'s `carry`, when the whole payload fits PostgreSQL's
+8,000 bytes): the receiving process hands it to `on_carry` before waking its waiters, so a long-poll woken by
+another process's command is answered without reading the match back. PostgreSQL delivers a channel's
+notifications in commit order, so a carry always follows the one before it.
 """
 
 from __future__ import annotations
@@ -27,6 +32,8 @@ NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
 KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
+MAX_PAYLOAD = 7_900  # bytes: PostgreSQL refuses a payload of 8,000 or more
+OnCarry = Callable[[str, str], None]  # (match_id, carry) of another process's commit
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
@@ -39,10 +46,13 @@ class PostgresNotifier(MemoryNotifier):
 
     PING_EVERY = 5.0  # seconds: a LISTEN connection that stopped answering is noticed, and replaced, this soon
 
+    carries = True
+
     def __init__(self, database_url: str, on_commit: OnCommit | None = None,
-                 on_key_change: Callable[[str | None], None] | None = None) -> None:
+                 on_key_change: Callable[[str | None], None] | None = None, on_carry: OnCarry | None = None) -> None:
         super().__init__(on_commit)
         self._dsn = asyncpg_dsn(database_url)
+        self._on_carry = on_carry or (lambda _match_id, _carry: None)
         self._on_key_change = on_key_change or (lambda _agent_id: None)
         self._listener: asyncpg.Connection | None = None
         self._origin = secrets.token_hex(4)  # tells our own notifications apart when they come back
@@ -71,9 +81,12 @@ class PostgresNotifier(MemoryNotifier):
                 self._listener.terminate()
         self._listener = None
 
-    async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None) -> None:
+    async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None,
+                    carry: str | None = None) -> None:
         # NOTIFY inside the transaction is delivered by PostgreSQL exactly when it commits, never otherwise.
         payload = f"{self._origin}:{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
+        if carry is not None and len(payload) + 1 + len(carry.encode()) <= MAX_PAYLOAD:
+            payload += "\n" + carry
         if not await direct.notify(session, CHANNEL, payload):
             await session.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
 
@@ -84,7 +97,8 @@ class PostgresNotifier(MemoryNotifier):
         self._on_key_change(payload)
 
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        parts = payload.split(":")
+        head, _, carry = payload.partition("\n")
+        parts = head.split(":")
         try:
             origin, match_id, seq = parts[0], parts[1], int(parts[2])
             due = float(parts[3]) if len(parts) > 3 else None
@@ -93,6 +107,11 @@ class PostgresNotifier(MemoryNotifier):
             return
         if origin == self._origin:
             return  # our own commit: `publish` already woke our waiters with the cache written through
+        if carry:
+            try:
+                self._on_carry(match_id, carry)
+            except Exception:  # a carry is a shortcut: without it the woken waiters read the database
+                log.exception("ignoring the content carried by the notification for match %s", match_id)
         self.deliver(match_id, seq)
         self._on_commit(match_id, seq, due)
 

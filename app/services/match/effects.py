@@ -20,6 +20,7 @@ from app.db.models import Match
 from app.protocol.registry import Game
 from app.protocol.viewer import TERMINAL
 from app.services.delivery import hook_events
+from app.services.match import match_cache
 from app.services.match.shell import Shell
 from app.services.platform import metrics
 from app.services.rating import ratings, stats
@@ -53,7 +54,9 @@ async def _record_end(s: Stored) -> None:
 
 
 async def _stage_wakeup(s: Stored) -> None:
-    await s.shell.notifier.stage(s.session, s.match.match_id, s.events[-1]["seq"], s.match.timer_due)
+    notifier = s.shell.notifier
+    carry = match_cache.carry(s.match, s.events) if notifier.carries else None
+    await notifier.stage(s.session, s.match.match_id, s.events[-1]["seq"], s.match.timer_due, carry)
 
 
 async def _stage_webhooks(s: Stored) -> None:

@@ -7,12 +7,14 @@ through (`committed`), so the long-polls they wake need no database read at all.
 Freshness: when this process is the only writer (SQLite, or a single-process server: `only_writer`) every
 commit passes through `committed`, so an entry is current. Otherwise a read that must see the caller's own writes
 checks the row's version first (one indexed single-row query), and a waiter woken for a seq the entry lacks
-shares one reload with every other waiter woken for it.
+shares one reload with every other waiter woken for it. Another process's commit usually arrives with its content
+(`carry` there, `carried` here), which brings an entry one version on before the waiters wake, so they read nothing.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -25,7 +27,7 @@ from app.db import agents as agents_repo
 from app.db import matches as repo
 from app.db.database import Database
 from app.db.models import Match, Seat
-from app.encoding import dump_json
+from app.encoding import dump_json, load_json
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import Game
@@ -68,10 +70,30 @@ def _row(match: Match) -> dict[str, Any]:
     }
 
 
+CARRIED = ("status", "phase", "events_total", "seats_taken", "fill_now")  # the row's columns a command changes
+
+
+def carry(match: Match, events: list[dict[str, Any]]) -> str:
+    """A commit as another process's cache takes it (`MatchCache.carried`): the new version, then the changed
+    columns, the state and the new events as JSON. Built while `match` holds what the transaction writes."""
+    row = _row(match)
+    changed = {"row": {name: row[name] for name in CARRIED}, "state": match.state, "events": events}
+    return f"{match.version} {dump_json(changed).decode()}"
+
+
 def seat_dict(seat: Seat, official: bool, human: bool = False) -> dict[str, Any]:
     """A seat as the cache keeps it; `human`: held by an owner's own player record (a guest has no agent)."""
     return {"seat": seat.seat, "agent_id": seat.agent_id, "name": seat.name, "official": official,
             "human": human, "play_token_hash": seat.play_token_hash}
+
+
+@dataclass
+class _Early:
+    """Carries of other processes' commits that came before this process's own commit just ahead of them was
+    written through (its answer is a loop turn or two behind the database's)."""
+
+    carries: list[tuple[int, str]]
+    applied: asyncio.Future[None]
 
 
 class MatchCache:
@@ -87,6 +109,7 @@ class MatchCache:
         self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
         self._reloads: dict[str, asyncio.Future[CachedMatch]] = {}  # one shared reload per match at a time
         self._floor: dict[str, int] = {}  # versions below this were superseded by a commit of this process
+        self._early: dict[str, _Early] = {}
 
     async def get(self, match_id: str, *, at_least: int = 0, max_age: float = 0.0) -> CachedMatch:
         """The match, current enough for the caller, reading from the database only what the cache lacks.
@@ -102,6 +125,14 @@ class MatchCache:
             MATCH_CACHE_HIT.inc()
             return entry
         if at_least:
+            early = self._early.get(match_id)
+            if early is not None:  # our own write-through, then the carry of `at_least`: wait for them, not a read
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(early.applied), OWN_WRITE_WAIT)
+                entry = self._entries.get(match_id)
+                if entry is not None and entry.row["events_total"] >= at_least:
+                    MATCH_CACHE_HIT.inc()
+                    return entry
             entry = await self._shared_reload(match_id)
             # A reload that started before `at_least` was committed may not hold it; then read once more.
             return entry if entry.row["events_total"] >= at_least else await self._reload(match_id)
@@ -179,6 +210,7 @@ class MatchCache:
 
     def forget(self, match_id: str) -> None:
         self._entries.pop(match_id, None)
+        self._settle_early(match_id)
 
     def seats(self, match_id: str, seats_taken: int) -> list[dict[str, Any]] | None:
         """For a writer: the cached seats when the cache holds exactly `seats_taken` of them (a seat never changes
@@ -196,13 +228,52 @@ class MatchCache:
                 self._put(CachedMatch(match.match_id, 1, game, state, _row(match), list(new_seats), list(events)))
             else:
                 self._raise_floor(match.match_id, match.version)  # a load racing this commit must not cache older
-            return
-        seats = entry.seats + list(new_seats)
-        if entry.version != match.version - 1 or len(seats) != match.seats_taken:
+                self._settle_early(match.match_id)
+        elif entry.version != match.version - 1 or len(entry.seats) + len(new_seats) != match.seats_taken:
             del self._entries[match.match_id]
             self._raise_floor(match.match_id, match.version)
+            self._settle_early(match.match_id)
+        else:
+            seats = entry.seats + list(new_seats)
+            self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events))
+
+    def carried(self, match_id: str, text: str) -> None:
+        """Another process committed `text` (`carry`): extend the entry if it holds exactly the version before, with
+        the same seats. If it is behind because this process's own commit of the versions between is still to be
+        written through, keep the carry for then; otherwise leave the entry, and the waiters this commit wakes read
+        the match as they did before."""
+        entry = self._entries.get(match_id)
+        version = int(text.partition(" ")[0])
+        if entry is None or entry.version >= version:
             return
-        self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events))
+        if entry.version == version - 1:
+            self._extend(entry, text)
+        elif self._writing(match_id):
+            early = self._early.get(match_id)
+            if early is None:
+                early = self._early[match_id] = _Early([], asyncio.get_running_loop().create_future())
+            early.carries.append((version, text))
+
+    def _extend(self, entry: CachedMatch, text: str) -> CachedMatch | None:
+        changed = load_json(text.partition(" ")[2])
+        if changed["row"]["seats_taken"] != entry.row["seats_taken"]:
+            return None
+        return self._put(CachedMatch(entry.match_id, entry.version + 1, entry.game,
+                                     entry.game.state_from_json(changed["state"]), {**entry.row, **changed["row"]},
+                                     entry.seats, entry.events + changed["events"]))
+
+    def _settle_early(self, match_id: str) -> None:
+        """Once the entry moved on (this process's own write-through, say) or was dropped: apply the carries that
+        came early, in order, while each follows the entry, and let the waiters holding for them go on."""
+        early = self._early.pop(match_id, None)
+        if early is None:
+            return
+        entry = self._entries.get(match_id)
+        for version, text in sorted(early.carries):
+            if entry is not None and entry.version == version - 1:
+                entry = self._extend(entry, text)
+        if not early.applied.done():
+            early.applied.set_result(None)
 
     def _raise_floor(self, match_id: str, version: int) -> None:
         self._floor[match_id] = version
@@ -221,6 +292,9 @@ class MatchCache:
         self._entries.move_to_end(entry.match_id)
         while len(self._entries) > self.capacity:
             self._entries.popitem(last=False)
+        if entry.match_id in self._early:
+            self._settle_early(entry.match_id)
+            return self._entries.get(entry.match_id, entry)
         return entry
 
     async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:

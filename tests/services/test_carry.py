@@ -1,0 +1,145 @@
+"""Several processes on PostgreSQL: a command's notification carries what it committed, so another process's cache
+moves on without reading the match (`match_cache.carry` / `MatchCache.carried`)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any, cast
+
+import httpx
+import pytest
+from fastapi import FastAPI
+from sqlalchemy.ext.asyncio import AsyncSession
+
+from app.db.database import Database
+from app.services.delivery.pg_notifier import PostgresNotifier
+from app.services.match.match_cache import CachedMatch, MatchCache
+from tests.api.table import Table, lowest_other
+
+pytestmark = pytest.mark.postgres
+
+
+class Reads:
+    """The database as a cache sees it, with reading switched off on demand: what a test must not see read."""
+
+    def __init__(self, db: Database) -> None:
+        self.db, self.allowed = db, True
+
+    def reader(self) -> AbstractAsyncContextManager[AsyncSession]:
+        assert self.allowed, "the cache read the match from the database"
+        return self.db.reader()
+
+
+class Other:
+    """Another process's cache and listener, in this test's process."""
+
+    def __init__(self, app: FastAPI, writing: Callable[[str], bool], apply: bool = True) -> None:
+        runtime = app.state.runtime
+        self.reads = Reads(runtime.db)
+        self.carries: list[str] = []
+        self.notifier = PostgresNotifier(runtime.settings.database_url, on_carry=self._carried)
+        self.cache = MatchCache(cast(Database, self.reads), self.notifier, writing, only_writer=False)
+        self.apply = apply
+
+    def _carried(self, match_id: str, carry: str) -> None:
+        self.carries.append(carry)
+        if self.apply:
+            self.cache.carried(match_id, carry)
+
+
+@pytest.fixture
+async def other(app: FastAPI) -> AsyncIterator[Callable[..., Any]]:
+    started: list[Other] = []
+
+    async def start(writing: Callable[[str], bool] = lambda _match_id: False, apply: bool = True) -> Other:
+        process = Other(app, writing, apply)
+        await process.notifier.start()
+        assert process.notifier.connected.is_set()
+        started.append(process)
+        return process
+
+    yield start
+    for process in started:
+        await process.notifier.stop()
+
+
+def same(a: CachedMatch, b: CachedMatch) -> None:
+    assert (a.version, a.row, a.seats, a.events) == (b.version, b.row, b.seats, b.events)
+    assert a.game.state_to_json(a.state) == b.game.state_to_json(b.state)
+
+
+async def _turn(table: Table) -> None:
+    """One seat whose turn it is acts (a speech or a vote)."""
+    for seat in range(table.n):
+        snap = await table.snap(seat)
+        body = lowest_other(table, seat, snap) if snap["you"]["your_turn"] else None
+        if body is not None:
+            assert (await table.act(seat, body)).status_code == 200
+            return
+    raise AssertionError("nobody's turn")
+
+
+async def _until(check: Callable[[], bool]) -> None:
+    for _ in range(300):
+        if check():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("the notification never arrived")
+
+
+async def test_another_process_cache_moves_on_by_the_notification_as_a_read_would_leave_it(
+        app: FastAPI, client: httpx.AsyncClient, other: Callable[..., Any]) -> None:
+    table = Table(client, 4)
+    await table.open()
+    b = await other()
+    start = await b.cache.get(table.match_id)
+    b.reads.allowed = False
+    for _ in range(3):
+        await _turn(table)
+    await _until(lambda: b.cache.state_at(table.match_id, start.version + 3) is not None)
+    carried = await b.cache.get(table.match_id, at_least=start.row["events_total"] + 1)
+    assert carried.version == start.version + 3
+    b.reads.allowed = True
+    read = await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False).get(table.match_id)
+    same(carried, read)
+
+
+async def test_a_carry_that_comes_before_this_process_own_write_through_waits_for_it_instead_of_a_read(
+        app: FastAPI, client: httpx.AsyncClient, other: Callable[..., Any]) -> None:
+    """The process's own commit of version v+1 is answered a loop turn after the database has it; the next
+    commit's carry (v+2) may arrive first. It is kept, and a waiter woken for it holds until the write-through
+    brings the entry to v+1, then gets v+2 — no read."""
+    table = Table(client, 4)
+    await table.open()
+    recorder = await other(apply=False)
+    b = await other(writing=lambda _m: True, apply=False)
+    start = await b.cache.get(table.match_id)
+    b.reads.allowed = False
+    await _turn(table)
+    await _turn(table)
+    await _until(lambda: len(recorder.carries) == 2)
+    own, later = recorder.carries
+    b.cache.carried(table.match_id, later)  # before "our own" v+1 is written through
+    assert b.cache.state_at(table.match_id, start.version + 2) is None
+    woken = asyncio.create_task(b.cache.get(table.match_id, at_least=start.row["events_total"] + 2))
+    await asyncio.sleep(0.01)
+    assert not woken.done(), "the waiter holds for the write-through"
+    b.cache.carried(table.match_id, own)  # stands in for the write-through of v+1
+    got = await asyncio.wait_for(woken, 1)
+    assert got.version == start.version + 2
+    b.reads.allowed = True
+    same(got, await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False)
+         .get(table.match_id))
+
+
+async def test_a_notification_too_long_to_carry_still_wakes_and_the_waiter_reads(
+        app: FastAPI, other: Callable[..., Any]) -> None:
+    b = await other()
+    runtime = app.state.runtime
+    waiting = asyncio.create_task(b.notifier.wait("m-long", 0, 5))
+    async with runtime.db.writer() as session:
+        await runtime.notifier.stage(session, "m-long", 7, None, "1 " + "字" * 3000)  # 9,000 bytes
+    assert await asyncio.wait_for(waiting, 5) == 7
+    assert b.carries == []
