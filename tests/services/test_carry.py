@@ -8,13 +8,16 @@ from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, cast
 
+import asyncpg
 import httpx
 import pytest
 from fastapi import FastAPI
+from sqlalchemy import make_url
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.database import Database
-from app.services.delivery.pg_notifier import PostgresNotifier
+from app.services.delivery.pg_notifier import CARRY_CHANNEL, CHANNEL, PostgresNotifier
+from app.services.match import matches
 from app.services.match.match_cache import CachedMatch, MatchCache
 from tests.api.table import Table, lowest_other
 
@@ -143,3 +146,42 @@ async def test_a_notification_too_long_to_carry_still_wakes_and_the_waiter_reads
         await runtime.notifier.stage(session, "m-long", 7, None, "1 " + "字" * 3000)  # 9,000 bytes
     assert await asyncio.wait_for(waiting, 5) == 7
     assert b.carries == []
+
+
+async def test_the_carry_reaches_a_listener_before_the_wake_up_of_its_commit(
+        app: FastAPI, client: httpx.AsyncClient) -> None:
+    """The receiving process relies on it: the cache moves on before the waiters wake."""
+    table = Table(client, 4)
+    await table.open()
+    heard: list[tuple[str, str]] = []
+    listener = await asyncpg.connect(make_url(app.state.runtime.settings.database_url)
+                                     .set(drivername="postgresql").render_as_string(False))
+    try:
+        for channel in (CARRY_CHANNEL, CHANNEL):
+            await listener.add_listener(channel, lambda _c, _p, channel, payload: heard.append((channel, payload)))
+        for _ in range(3):
+            await _turn(table)
+        await _until(lambda: sum(channel == CHANNEL for channel, _ in heard) >= 3)
+    finally:
+        await listener.close()
+    mine = [(channel, payload) for channel, payload in heard if table.match_id in payload.split(" ")[0]]
+    assert [channel for channel, _ in mine] == [CARRY_CHANNEL, CHANNEL] * 3
+    for (_, carried), (_, woke) in zip(mine[::2], mine[1::2], strict=True):
+        seq = int(woke.split(":")[2])
+        assert carried.split(" ", 2)[2].startswith("{") and f'"events_total":{seq}' in carried
+
+
+async def test_a_revoked_play_token_drops_the_other_process_copy_of_the_seats(
+        app: FastAPI, client: httpx.AsyncClient, other: Callable[..., Any]) -> None:
+    """A suspended agent's seat gets a new play token without a new seat; another process that kept its seats would
+    go on accepting the old token. The commit tells it to drop its copy, and its next read has the new digest."""
+    table = Table(client, 4)
+    await table.open()
+    b = await other()
+    before = await b.cache.get(table.match_id)
+    assert await matches.vacate(app.state.runtime, table.match_id, before.seats[1]["agent_id"]) == "conceded"
+    await _until(lambda: b.carries[-1:] == [""])
+    assert b.cache.seats(table.match_id, before.row["seats_taken"]) is None
+    after = await b.cache.get(table.match_id)
+    assert after.seats[1]["play_token_hash"] != before.seats[1]["play_token_hash"]
+    assert after.seats[0] == before.seats[0]

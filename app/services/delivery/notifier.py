@@ -32,8 +32,8 @@ class Notifier(Protocol):
     async def stage(self, session: Any, match_id: str, seq: int, timer_due: float | None,
                     carry: str | None = None) -> None:
         """Inside the command's transaction: queue the cross-process wake-up so it is sent exactly on commit.
-        `carry`: text another process is handed (`on_carry`) before its waiters wake — the commit's content, so
-        they need not read it from the database; dropped when too long to send."""
+        `carry`: text another process is handed (`on_carry`) before the wake-up reaches its waiters — the commit's
+        content, so they need not read it from the database; not sent when too long."""
         ...
 
     async def publish(self, match_id: str, seq: int, timer_due: float | None = None) -> None:

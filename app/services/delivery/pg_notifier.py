@@ -4,10 +4,11 @@ Local waiters are woken at once (no round trip); other processes learn through o
 connection, pinged now and then and re-established with back-off after loss. After a reconnect every waiter
 re-reads the database, so nothing published while the connection was down is missed.
 
-A notification may carry the commit's content (`stage`'s `carry`, when the whole payload fits PostgreSQL's
-8,000 bytes): the receiving process hands it to `on_carry` before waking its waiters, so a long-poll woken by
-another process's command is answered without reading the match back. PostgreSQL delivers a channel's
-notifications in commit order, so a carry always follows the one before it.
+A command may also send its content (`stage`'s `carry`, when it fits PostgreSQL's 8,000 bytes) on a channel of its
+own, just before its wake-up: the receiving process hands it to `on_carry` before the wake-up reaches its waiters,
+so a long-poll woken by another process's command is answered without reading the match back. PostgreSQL delivers
+notifications in commit order, and those of one transaction in the order they were sent. A process of an earlier
+release does not listen on that channel, so processes of both releases run side by side during a rolling restart.
 """
 
 from __future__ import annotations
@@ -32,12 +33,31 @@ NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 log = logging.getLogger("wodi.notifier")
 CHANNEL = "wodi_events"
 KEYS_CHANNEL = "wodi_keys"  # payload: the agent whose API key changed
+CARRY_CHANNEL = "wodi_carry"  # payload: `origin:match_id carry`, sent just before the commit's wake-up
 MAX_PAYLOAD = 7_900  # bytes: PostgreSQL refuses a payload of 8,000 or more
 OnCarry = Callable[[str, str], None]  # (match_id, carry) of another process's commit
 
 
 def asyncpg_dsn(sqlalchemy_url: str) -> str:
     return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+
+class _Listening(asyncpg.Connection):  # type: ignore[misc]
+    """The LISTEN connection: a notification is handed to its (plain function) listener as it is read off the
+    socket. asyncpg schedules each one with `call_soon` instead, a turn of the event loop before the listener runs
+    — and the waiters it wakes run a turn after that; under load a turn is tens of milliseconds of other requests'
+    work. If asyncpg stops calling this method, its own scheduling applies again (one turn later, nothing lost)."""
+
+    def _process_notification(self, pid: int, channel: str, payload: str) -> None:
+        for listener in self._listeners.get(channel, ()):
+            if listener.is_async:
+                super()._process_notification(pid, channel, payload)
+                return
+        for listener in self._listeners.get(channel, ()):
+            try:
+                listener.cb(self, pid, channel, payload)
+            except Exception:  # as the loop would: logged, and the connection reads on
+                log.exception("a listener of %s failed", channel)
 
 
 class PostgresNotifier(MemoryNotifier):
@@ -84,11 +104,17 @@ class PostgresNotifier(MemoryNotifier):
     async def stage(self, session: AsyncSession, match_id: str, seq: int, timer_due: float | None,
                     carry: str | None = None) -> None:
         # NOTIFY inside the transaction is delivered by PostgreSQL exactly when it commits, never otherwise.
+        if carry is not None:
+            carried = f"{self._origin}:{match_id} {carry}"
+            if len(carried.encode()) <= MAX_PAYLOAD:
+                await self._notify(session, CARRY_CHANNEL, carried)
         payload = f"{self._origin}:{match_id}:{seq}" + (f":{timer_due}" if timer_due is not None else "")
-        if carry is not None and len(payload) + 1 + len(carry.encode()) <= MAX_PAYLOAD:
-            payload += "\n" + carry
-        if not await direct.notify(session, CHANNEL, payload):
-            await session.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
+        await self._notify(session, CHANNEL, payload)
+
+    @staticmethod
+    async def _notify(session: AsyncSession, channel: str, payload: str) -> None:
+        if not await direct.notify(session, channel, payload):
+            await session.execute(NOTIFY, {"channel": channel, "payload": payload})
 
     async def stage_key_change(self, session: AsyncSession, agent_id: str) -> None:
         await session.execute(NOTIFY, {"channel": KEYS_CHANNEL, "payload": agent_id})
@@ -96,9 +122,18 @@ class PostgresNotifier(MemoryNotifier):
     def _key_changed(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
         self._on_key_change(payload)
 
+    def _carried(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
+        head, _, carry = payload.partition(" ")
+        origin, _, match_id = head.partition(":")
+        if origin == self._origin:
+            return  # our own commit: written through already
+        try:
+            self._on_carry(match_id, carry)
+        except Exception:  # a carry is a shortcut: without it the woken waiters read the database
+            log.exception("ignoring the content carried for match %s", match_id)
+
     def _received(self, _conn: Any, _pid: int, _channel: str, payload: str) -> None:
-        head, _, carry = payload.partition("\n")
-        parts = head.split(":")
+        parts = payload.split(":")
         try:
             origin, match_id, seq = parts[0], parts[1], int(parts[2])
             due = float(parts[3]) if len(parts) > 3 else None
@@ -107,11 +142,6 @@ class PostgresNotifier(MemoryNotifier):
             return
         if origin == self._origin:
             return  # our own commit: `publish` already woke our waiters with the cache written through
-        if carry:
-            try:
-                self._on_carry(match_id, carry)
-            except Exception:  # a carry is a shortcut: without it the woken waiters read the database
-                log.exception("ignoring the content carried by the notification for match %s", match_id)
         self.deliver(match_id, seq)
         self._on_commit(match_id, seq, due)
 
@@ -128,9 +158,11 @@ class PostgresNotifier(MemoryNotifier):
         backoff = 0.2
         while True:
             try:
-                self._listener = await asyncpg.connect(self._dsn, server_settings={"application_name": "wodi-listen"})
+                self._listener = await asyncpg.connect(self._dsn, server_settings={"application_name": "wodi-listen"},
+                                                       connection_class=_Listening)
                 self._lost.clear()
                 self._listener.add_termination_listener(lambda _conn: self._lost.set())
+                await self._listener.add_listener(CARRY_CHANNEL, self._carried)
                 await self._listener.add_listener(CHANNEL, self._received)
                 await self._listener.add_listener(KEYS_CHANNEL, self._key_changed)
                 self.wake_everyone()  # anything published while we were away is re-read from the database

@@ -10,7 +10,7 @@ one function and one line below; no command changes.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import event
@@ -39,8 +39,8 @@ class Stored:
     state: Any
     events: list[dict[str, Any]]
     now: float
+    seats_changed: bool = False  # a taken seat changed (its play token, say): other processes drop their copy
     webhooks: int = 0  # deliveries staged by this transaction
-    notes: dict[str, Any] = field(default_factory=dict)
 
     @property
     def ended(self) -> bool:
@@ -55,7 +55,7 @@ async def _record_end(s: Stored) -> None:
 
 async def _stage_wakeup(s: Stored) -> None:
     notifier = s.shell.notifier
-    carry = match_cache.carry(s.match, s.events) if notifier.carries else None
+    carry = match_cache.carry(s.match, s.events, seats_changed=s.seats_changed) if notifier.carries else None
     await notifier.stage(s.session, s.match.match_id, s.events[-1]["seq"], s.match.timer_due, carry)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
@@ -34,6 +35,7 @@ from app.protocol.registry import Game
 from app.services.delivery.notifier import Notifier
 from app.services.platform.metrics import MATCH_CACHE_HIT, MATCH_CACHE_MISS
 
+log = logging.getLogger("wodi.cache")
 RENDERS_PER_VERSION = 32  # enough for every seat, a few layers and the live `since` cursors
 OWN_WRITE_WAIT = 0.25  # seconds; a batch publishes right after its commit, so this is a safety bound
 
@@ -73,9 +75,13 @@ def _row(match: Match) -> dict[str, Any]:
 CARRIED = ("status", "phase", "events_total", "seats_taken", "fill_now")  # the row's columns a command changes
 
 
-def carry(match: Match, events: list[dict[str, Any]]) -> str:
+def carry(match: Match, events: list[dict[str, Any]], *, seats_changed: bool = False) -> str:
     """A commit as another process's cache takes it (`MatchCache.carried`): the new version, then the changed
-    columns, the state and the new events as JSON. Built while `match` holds what the transaction writes."""
+    columns, the state and the new events as JSON. Built while `match` holds what the transaction writes. Empty when
+    a taken seat changed: the other processes then drop their copy (they keep a match's seats while their number
+    stays, and would go on trusting a revoked play token)."""
+    if seats_changed:
+        return ""
     row = _row(match)
     changed = {"row": {name: row[name] for name in CARRIED}, "state": match.state, "events": events}
     return f"{match.version} {dump_json(changed).decode()}"
@@ -128,7 +134,8 @@ class MatchCache:
             early = self._early.get(match_id)
             if early is not None:  # our own write-through, then the carry of `at_least`: wait for them, not a read
                 with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(early.applied), OWN_WRITE_WAIT)
+                    async with asyncio.timeout(OWN_WRITE_WAIT):  # not wait_for (a cancellation on 3.11)
+                        await asyncio.shield(early.applied)
                 entry = self._entries.get(match_id)
                 if entry is not None and entry.row["events_total"] >= at_least:
                     MATCH_CACHE_HIT.inc()
@@ -235,32 +242,43 @@ class MatchCache:
             self._settle_early(match.match_id)
         else:
             seats = entry.seats + list(new_seats)
-            self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats, entry.events + events))
+            self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats,
+                                  entry.events + events))
 
     def carried(self, match_id: str, text: str) -> None:
         """Another process committed `text` (`carry`): extend the entry if it holds exactly the version before, with
-        the same seats. If it is behind because this process's own commit of the versions between is still to be
-        written through, keep the carry for then; otherwise leave the entry, and the waiters this commit wakes read
-        the match as they did before."""
+        the same seats. If one version is missing and this process has a write for the match under way (likely the
+        missing one, committed and still to be written through), keep the carry for then — a waiter it wakes holds
+        for that at most `OWN_WRITE_WAIT`; otherwise leave the entry, and the waiters this commit wakes read the
+        match as they did before."""
+        if not text:
+            self.forget(match_id)
+            return
         entry = self._entries.get(match_id)
         version = int(text.partition(" ")[0])
         if entry is None or entry.version >= version:
             return
         if entry.version == version - 1:
             self._extend(entry, text)
-        elif self._writing(match_id):
+        elif entry.version == version - 2 and self._writing(match_id):
             early = self._early.get(match_id)
             if early is None:
                 early = self._early[match_id] = _Early([], asyncio.get_running_loop().create_future())
             early.carries.append((version, text))
 
     def _extend(self, entry: CachedMatch, text: str) -> CachedMatch | None:
-        changed = load_json(text.partition(" ")[2])
-        if changed["row"]["seats_taken"] != entry.row["seats_taken"]:
+        """`entry` moved on by one carried commit; None (and the entry as it was) when it cannot be."""
+        try:
+            changed = load_json(text.partition(" ")[2])
+            if changed["row"]["seats_taken"] != entry.row["seats_taken"]:
+                return None
+            moved = CachedMatch(entry.match_id, entry.version + 1, entry.game,
+                                entry.game.state_from_json(changed["state"]), {**entry.row, **changed["row"]},
+                                entry.seats, entry.events + changed["events"])
+        except Exception:  # a carry is a shortcut: without it the waiters read the database
+            log.exception("ignoring the commit carried for match %s", entry.match_id)
             return None
-        return self._put(CachedMatch(entry.match_id, entry.version + 1, entry.game,
-                                     entry.game.state_from_json(changed["state"]), {**entry.row, **changed["row"]},
-                                     entry.seats, entry.events + changed["events"]))
+        return self._put(moved)
 
     def _settle_early(self, match_id: str) -> None:
         """Once the entry moved on (this process's own write-through, say) or was dropped: apply the carries that
@@ -291,7 +309,7 @@ class MatchCache:
         self._entries[entry.match_id] = entry
         self._entries.move_to_end(entry.match_id)
         while len(self._entries) > self.capacity:
-            self._entries.popitem(last=False)
+            self._settle_early(self._entries.popitem(last=False)[0])
         if entry.match_id in self._early:
             self._settle_early(entry.match_id)
             return self._entries.get(entry.match_id, entry)

@@ -66,10 +66,13 @@ def _game(name: str) -> Game:
 
 
 async def _store(shell: Shell, session: AsyncSession, match: Match, game: Game, state: Any,
-                 events: list[dict[str, Any]], now: float, before: Any | None) -> tuple[Any, list[dict[str, Any]]]:
+                 events: list[dict[str, Any]], now: float, before: Any | None, *,
+                 seats_changed: bool = False) -> tuple[Any, list[dict[str, Any]]]:
     """Let the bot move for any taken-over seat that is due, run the side effects (`effects`), write the row and
-    the (stamped) events. Returns the state and events as stored (the bot's moves included)."""
-    stored = effects.Stored(shell, session, match, game, before, match.status, state, events, now)
+    the (stamped) events. Returns the state and events as stored (the bot's moves included). `seats_changed`: the
+    transaction changed a taken seat (other processes must not keep their copy of the seats)."""
+    stored = effects.Stored(shell, session, match, game, before, match.status, state, events, now,
+                            seats_changed=seats_changed)
     if match.status not in TERMINAL:
         stored.state, moves = await takeover.drive(session, match, game, state, events, now, _stamped)
         stored.events = events + moves
@@ -541,7 +544,7 @@ async def vacate(shell: Shell, match_id: str, agent_id: str) -> str | None:
             row.taken_over = row.taken_over or how == "taken_over"
             row.play_token_hash = tokens.digest(secrets.token_hex(16))  # the seat's play token is refused from now
             state, events = await _store(shell, session, match, game, outcome.state, _stamped(outcome.events), now,
-                                        state)
+                                        state, seats_changed=True)
         shell.cache.forget(match_id)  # its seats hold the old token's digest
         await _published(shell, Applied(match, game, state, None, events))
         return how
