@@ -42,24 +42,6 @@ def asyncpg_dsn(sqlalchemy_url: str) -> str:
     return make_url(sqlalchemy_url).set(drivername="postgresql").render_as_string(hide_password=False)
 
 
-class _Listening(asyncpg.Connection):  # type: ignore[misc]
-    """The LISTEN connection: a notification is handed to its (plain function) listener as it is read off the
-    socket. asyncpg schedules each one with `call_soon` instead, a turn of the event loop before the listener runs
-    — and the waiters it wakes run a turn after that; under load a turn is tens of milliseconds of other requests'
-    work. If asyncpg stops calling this method, its own scheduling applies again (one turn later, nothing lost)."""
-
-    def _process_notification(self, pid: int, channel: str, payload: str) -> None:
-        for listener in self._listeners.get(channel, ()):
-            if listener.is_async:
-                super()._process_notification(pid, channel, payload)
-                return
-        for listener in self._listeners.get(channel, ()):
-            try:
-                listener.cb(self, pid, channel, payload)
-            except Exception:  # as the loop would: logged, and the connection reads on
-                log.exception("a listener of %s failed", channel)
-
-
 class PostgresNotifier(MemoryNotifier):
     """Commands NOTIFY `origin:match_id:seq[:timer_due]` in their transaction (`stage`); `publish` wakes local
     waiters at once; one listener per process delivers the other processes' notifications."""
@@ -158,8 +140,7 @@ class PostgresNotifier(MemoryNotifier):
         backoff = 0.2
         while True:
             try:
-                self._listener = await asyncpg.connect(self._dsn, server_settings={"application_name": "wodi-listen"},
-                                                       connection_class=_Listening)
+                self._listener = await asyncpg.connect(self._dsn, server_settings={"application_name": "wodi-listen"})
                 self._lost.clear()
                 self._listener.add_termination_listener(lambda _conn: self._lost.set())
                 await self._listener.add_listener(CARRY_CHANNEL, self._carried)
