@@ -6,7 +6,9 @@
     python -m tools.bench --tables 10 --database postgresql+asyncpg://… --processes 1,2   # 1 vs 2 processes
 
 Prints games/s, actions/s, p50/p99 action latency, p50/p99 turn hand-off (from an action's response to the
-next actor's long-poll return) and errors, then one summary line.
+next actor's long-poll return) and errors, then one summary line. The hand-offs are also split by whether the next
+actor's long-poll was already sent when the action was answered (the server's wake-up) or only after (then it
+includes that request's own trip through the server: a voter whose vote closed the round, say).
 """
 
 from __future__ import annotations
@@ -43,8 +45,10 @@ class Figures:
     errors: list[str] = field(default_factory=list)
     latencies: list[float] = field(default_factory=list)
     handoffs: list[float] = field(default_factory=list)
+    waiting: list[float] = field(default_factory=list)  # hand-offs to a long-poll sent before the action's answer
+    late: list[float] = field(default_factory=list)  # hand-offs to a long-poll sent after it
     acted: dict[str, list[tuple[int, float]]] = field(default_factory=dict)
-    woken: list[tuple[str, int, float]] = field(default_factory=list)
+    woken: list[tuple[str, int, float, float]] = field(default_factory=list)  # match, seq, returned, sent
     early: int = 0
     elapsed: float = 0.0
     requests: int = 0  # HTTP requests sent, of every kind (registrations, joins, long-polls, actions)
@@ -93,6 +97,7 @@ async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, f
     url = f"/api/matches/{match_id}"
     rnd = 0
     while True:
+        sent = time.perf_counter()
         response = await client.get(url, params={"wait": 30, "wait_for": "your_turn"}, headers=headers)
         returned = time.perf_counter()
         if response.status_code != 200:
@@ -104,7 +109,7 @@ async def agent(client: httpx.AsyncClient, key: str, match_id: str, seat: int, f
         body = choose(snap, seat, rnd)
         if body is None:
             continue
-        figures.woken.append((match_id, snap["events_total"], returned))
+        figures.woken.append((match_id, snap["events_total"], returned, sent))
         rnd += 1
         start = time.perf_counter()
         if serial is None:
@@ -150,7 +155,7 @@ def settle_handoffs(figures: Figures) -> None:
     """Pair each turn's long-poll return with the action that caused it (the last one at or before the seq the
     snapshot shows). A return that reached the client before that action's own response counts as 0 (the wake-up
     beat the response); the time is never charged to an earlier action."""
-    for match_id, events_total, returned in figures.woken:
+    for match_id, events_total, returned, sent in figures.woken:
         actions = sorted(figures.acted.get(match_id, []))
         index = bisect.bisect_right(actions, (events_total, float("inf"))) - 1
         if index < 0:
@@ -158,6 +163,7 @@ def settle_handoffs(figures: Figures) -> None:
         done = actions[index][1]
         figures.early += returned < done
         figures.handoffs.append(max(0.0, returned - done))
+        (figures.late if sent > done else figures.waiting).append(figures.handoffs[-1])
     figures.woken.clear()
     figures.acted.clear()
 
@@ -179,6 +185,8 @@ def run_workers(base_urls: list[str], tables: int, rounds: int, workers: int, se
         total.errors += part.errors
         total.latencies += part.latencies
         total.handoffs += part.handoffs
+        total.waiting += part.waiting
+        total.late += part.late
         total.early += part.early
         total.requests += part.requests
     return total
@@ -216,12 +224,15 @@ def report(figures: Figures, label: str, tables: int) -> str:
     rate = figures.games / figures.elapsed, figures.actions / figures.elapsed
     act = [percentile(figures.latencies, q) * 1000 for q in (0.5, 0.99)]
     hand = [percentile(figures.handoffs, q) * 1000 for q in (0.5, 0.99)]
+    split = [percentile(values, q) * 1000 for values in (figures.waiting, figures.late) for q in (0.5, 0.99)]
     lines = [
         f"tables={tables} games={figures.games} actions={figures.actions} elapsed={figures.elapsed:.1f}s",
         f"games/s={rate[0]:.2f} actions/s={rate[1]:.1f}",
         f"action latency p50={act[0]:.1f}ms p99={act[1]:.1f}ms",
         f"hand-off p50={hand[0]:.1f}ms p99={hand[1]:.1f}ms (n={len(figures.handoffs)}, "
         f"{figures.early} woken before the action's response arrived)",
+        f"  to a long-poll already sent p50={split[0]:.1f}ms p99={split[1]:.1f}ms (n={len(figures.waiting)}); "
+        f"to one sent after the action's answer p50={split[2]:.1f}ms p99={split[3]:.1f}ms (n={len(figures.late)})",
         f"errors={len(figures.errors)}",
         *(f"  error: {error}" for error in figures.errors[:5]),
         f"SUMMARY {label} T={tables}: {rate[0]:.2f} games/s, {rate[1]:.1f} actions/s, action p50/p99 "
