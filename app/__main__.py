@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import gc
 from collections.abc import Callable
 from types import FrameType
 
@@ -30,21 +29,9 @@ class DrainingServer(uvicorn.Server):
         loop.call_soon_threadsafe(self._on_exit)  # a signal handler must not touch the loop's state itself
 
 
-# The collector's first generation runs every 10,000 allocations instead of 700: a request allocates hundreds of
-# short-lived objects, and at the default a third of the collections' time went on generation-0 runs that found
-# little (docs/measurements/2026-12-05-lean-path.md).
-GC_THRESHOLDS = (10_000, 20, 20)
-
-
 def main() -> None:
     settings = get_settings()
     app = create_app(settings, tune_collector=True)
-    # Everything built so far (modules, the app, its routes and models) lives as long as the process: frozen out of
-    # the collector's view, a full collection no longer walks those few hundred thousand objects (10-20 ms each
-    # time, mid-request, before).
-    gc.set_threshold(*GC_THRESHOLDS)
-    gc.collect()
-    gc.freeze()
     # Keep-alive outlives a long-poll cycle and common load-balancer idle timeouts (60 s), so a client reusing a
     # pooled connection does not race the server closing it.
     # uvicorn's loggers write through the process's handler (`app.logs`: text or JSON); its access log is off, the

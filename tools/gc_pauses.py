@@ -3,8 +3,8 @@
 Spawns the server (`python -m app`) wrapped so that every collection is timed (`gc.callbacks`), plays
 `--tables` undercover tables over HTTP (`tools.bench`), stops the server and prints, per generation, how many
 collections ran while the tables played, their total and longest time, then one SUMMARY line. `--defaults` runs the
-server with Python's own collector settings (thresholds 700/10/10, nothing frozen) instead of `app.__main__`'s, for
-the comparison.
+server with Python's own collector settings (thresholds 700/10/10, nothing frozen) instead of the server's
+(`app.main`), for the comparison.
 """
 
 from __future__ import annotations
@@ -29,6 +29,7 @@ MARK = "WODI_GC_MARK"  # a file whose existence means the tables are playing: co
 def serve(defaults: bool) -> None:
     """Run the server with every collection timed; on exit write the ones made while the mark file existed."""
     import app.__main__ as server
+    import app.main as settings_of_the_collector
 
     mark, out = Path(os.environ[MARK]), Path(os.environ[REPORT])
     timed: list[tuple[int, float]] = []
@@ -50,8 +51,8 @@ def serve(defaults: bool) -> None:
     gc.callbacks.append(timing)
     threading.Thread(target=report_when_done, daemon=True).start()
     if defaults:
-        server.GC_THRESHOLDS = (700, 10, 10)
-        server.gc.freeze = lambda: None  # type: ignore[method-assign]  # what start-up built stays in view
+        settings_of_the_collector.GC_THRESHOLDS = (700, 10, 10)
+        gc.freeze = lambda: None  # type: ignore[method-assign]  # what start-up built stays in view
     server.main()
 
 
