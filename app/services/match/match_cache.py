@@ -115,7 +115,7 @@ class MatchCache:
         self._entries: OrderedDict[str, CachedMatch] = OrderedDict()
         self._reloads: dict[str, asyncio.Future[CachedMatch]] = {}  # one shared reload per match at a time
         self._floor: dict[str, int] = {}  # versions below this were superseded by a commit of this process
-        self._early: dict[str, _Early] = {}
+        self._early: dict[str, _Early] = {}  # kept only beside an entry: settled whenever it moves on or goes
 
     async def get(self, match_id: str, *, at_least: int = 0, max_age: float = 0.0) -> CachedMatch:
         """The match, current enough for the caller, reading from the database only what the cache lacks.
@@ -235,11 +235,9 @@ class MatchCache:
                 self._put(CachedMatch(match.match_id, 1, game, state, _row(match), list(new_seats), list(events)))
             else:
                 self._raise_floor(match.match_id, match.version)  # a load racing this commit must not cache older
-                self._settle_early(match.match_id)
         elif entry.version != match.version - 1 or len(entry.seats) + len(new_seats) != match.seats_taken:
-            del self._entries[match.match_id]
+            self.forget(match.match_id)
             self._raise_floor(match.match_id, match.version)
-            self._settle_early(match.match_id)
         else:
             seats = entry.seats + list(new_seats)
             self._put(CachedMatch(match.match_id, match.version, game, state, _row(match), seats,
