@@ -90,14 +90,17 @@ async def _seated(api: httpx.AsyncClient, match_id: str, token: str) -> dict[str
     raise AssertionError("the bots never filled the room")
 
 
-async def _next_turn(page: Page) -> str | None:
-    """Wait until the person may act (its controls drawn) or the match is over; the action, or None."""
+async def _next_turn(page: Page, expected: str | None = None) -> str | None:
+    """Wait until the person may act (its controls drawn) or the match is over; the action, or None. With
+    `expected` (what the server says the seat is to do), wait for that action's controls: the page draws them
+    when its long-poll returns, and until then it may still show the controls of the move just made."""
     await page.wait_for_function(
-        """(acting) => {
+        """([acting, expected]) => {
           const you = document.getElementById("you");
           return document.querySelector("#result:not([hidden])")
-            || (you && acting.includes(you.dataset.action) && you.querySelector(".avalon-controls"));
-        }""", arg=ACTING, timeout=GAME)
+            || (you && acting.includes(you.dataset.action) && (!expected || you.dataset.action === expected)
+                && you.querySelector(".avalon-controls"));
+        }""", arg=[ACTING, expected], timeout=GAME)
     if await page.locator("#result:not([hidden])").count():
         return None
     return await page.locator("#you").get_attribute("data-action")
@@ -229,7 +232,7 @@ async def test_the_assassin_names_merlin_from_the_page(server: Server, api: http
             break
         mine = await table.snap(0)
         if mine["you"]["your_turn"]:
-            action = await _next_turn(page)
+            action = await _next_turn(page, mine["you"]["next_action"])
             assert action is not None and action == mine["you"]["next_action"], (action, mine["you"]["next_action"])
             if action == "propose":  # the person leads: a good team, picked on the page
                 team = _team(table, snap)
