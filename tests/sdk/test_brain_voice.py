@@ -85,7 +85,8 @@ def voiced(texts: list[dict[str, Any]]) -> int:
 
 
 async def test_werewolf_bots_speak_through_the_model(server: Server, fake: FakeLLM) -> None:
-    said, profiles = await play_with_bots(server, "werewolf", {"n_players": 6}, agents=1)
+    # A short night clock: when the wolves split their kill, the night waits for it (a minute by default).
+    said, profiles = await play_with_bots(server, "werewolf", {"n_players": 6, "night_timeout": 10}, agents=1)
     # a werewolf seat's `you` holds no secret string: the other checks apply
     assert said and voiced(said) > 0, (len(fake.requests), [e["text"] for e in said][:8])
     # the brain reports what its model calls cost as the actions' `usage` (issue 30): on the bots' profiles

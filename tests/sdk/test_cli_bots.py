@@ -49,8 +49,9 @@ def wodi_agent(server: Server, *args: str, key: str | None = None,
                           text=True, timeout=600, check=False)
 
 
+# A short night clock: when the wolves split their kill, the night waits for it (a minute by default).
 @pytest.mark.parametrize(("game", "config"), [("undercover", '{"n_players": 4, "n_undercover": 1}'),
-                                              ("werewolf", '{"n_players": 6}')])
+                                              ("werewolf", '{"n_players": 6, "night_timeout": 10}')])
 async def test_the_random_agent_plays_a_match_against_the_bots(server: Server, wiped: None, game: str,
                                                                config: str, tmp_path: Path) -> None:
     registered = wodi_agent(server, "register", f"cli-{game}")
