@@ -95,8 +95,7 @@ def _warm_routes(routes: Iterable[Any]) -> int:
 def create_app(settings: Settings | None = None, *, tune_collector: bool = False) -> FastAPI:
     """Build the app. Tests pass their own settings; `uvicorn app.main:app` uses the environment. A server process
     passes `tune_collector`: FastAPI's routes are built at start-up and what start-up built is frozen out of the
-    collector's view (tests and tools that build
-    many apps in one process keep Python's collector as it is)."""
+    collector's view (tests and tools that build many apps in one process keep Python's collector as it is)."""
     settings = settings or get_settings()
     logs.configure(settings.log_level, settings.log_format)
     runtime = Runtime(settings)
