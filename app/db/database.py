@@ -126,28 +126,19 @@ class Database:
     @asynccontextmanager
     async def reader(self) -> AsyncIterator[AsyncSession]:
         """A read-only unit of work; rolled back at the end."""
-        async with self._reads() as session:
+        async with _closing(self._reads()) as session:
             yield session
 
     @asynccontextmanager
     async def writer(self) -> AsyncIterator[AsyncSession]:
         """A write unit of work: committed when the block ends normally, rolled back on error."""
         if self._sqlite_write_lock is None:
-            async with self._writes() as session, session.begin():
+            async with _closing(self._writes()) as session, session.begin():
                 yield session
             return
-        # SQLite: the session is closed directly, not through `AsyncSession.__aexit__`, which runs the close in a
-        # task of its own (shielded, so that a cancellation cannot abandon it halfway) and costs that task and two
-        # turns of the loop per transaction — a third of an empty write transaction's CPU. The writer's connection
-        # runs its calls on the loop's thread (`_OnTheLoop`): its commit, rollback and close never suspend, so a
-        # cancellation has no point at which to interrupt them.
         async with self._sqlite_write_lock:
-            session = self._writes()
-            try:
-                async with session.begin():
-                    yield session
-            finally:
-                await session.close()
+            async with _closing(self._writes()) as session, session.begin():
+                yield session
             self._commits += 1
             if self._commits >= CHECKPOINT_EVERY and (self._checkpointing is None or self._checkpointing.done()):
                 self._commits = 0
@@ -173,3 +164,21 @@ class Database:
         await self.engine.dispose()
         if self._write_engine is not self.engine:
             await self._write_engine.dispose()
+
+
+@asynccontextmanager
+async def _closing(session: AsyncSession) -> AsyncIterator[AsyncSession]:
+    """`session`, closed at the end of the block.
+
+    After a unit of work that ended normally the session is closed directly: its transaction is committed (or, for
+    a reader, there is none), so the close only hands the connection back to the pool and never suspends — a
+    cancellation has no point at which to interrupt it. `AsyncSession.__aexit__` instead runs every close in a task
+    of its own behind `asyncio.shield`: a task and three turns of the event loop per unit of work, and on a busy
+    loop each turn waits behind every other ready callback (docs/measurements/2026-12-06-loop-turns.md). After an
+    error the close may roll back over the network, so it goes through `__aexit__` and its shield as before."""
+    try:
+        yield session
+    except BaseException:
+        await session.__aexit__(None, None, None)
+        raise
+    await session.close()
