@@ -89,6 +89,51 @@ async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
     assert runner.batches == [["a"], ["b"]], "the abandoned command still ran, before the next one"
 
 
+async def test_a_queued_command_whose_caller_went_away_still_runs_with_its_batch() -> None:
+    commits = GroupCommit()
+    runner = Recorder()
+    runner.release.clear()
+    first = asyncio.create_task(commits.submit("m", "a", runner.run))
+    await asyncio.sleep(0)
+    await asyncio.sleep(0)  # batch ["a"] is open; "b" and "c" queue behind it
+    gone = asyncio.create_task(commits.submit("m", "b", runner.run))
+    stays = asyncio.create_task(commits.submit("m", "c", runner.run))
+    await asyncio.sleep(0)
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    runner.release.set()
+    assert (await first, await stays) == ("m:a", "m:c")
+    assert runner.batches == [["a"], ["b", "c"]], "the abandoned command rode its batch, in its place"
+
+
+async def test_an_answer_reaches_its_caller_one_loop_turn_after_its_batch() -> None:
+    """Each extra turn of the event loop is a wait behind every other ready callback on a busy server."""
+    commits = GroupCommit()
+    turns = 0
+    running = True
+
+    async def count() -> None:
+        nonlocal turns
+        while running:
+            await asyncio.sleep(0)
+            turns += 1
+
+    finished_at: list[int] = []
+
+    async def run(key: str, items: list[str]) -> list[object]:
+        await asyncio.sleep(0)
+        finished_at.append(turns)
+        return [f"{key}:{item}" for item in items]
+
+    counter = asyncio.create_task(count())
+    assert await commits.submit("m", "a", run) == "m:a"
+    answered_at = turns
+    running = False
+    await counter
+    assert answered_at - finished_at[0] <= 1
+
+
 async def test_a_command_the_database_rejects_fails_alone() -> None:
     """A transaction that fails for one command's sake is retried one command per transaction."""
     commits = GroupCommit()
