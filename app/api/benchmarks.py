@@ -42,19 +42,19 @@ async def create(body: BenchmarkCreate, runtime: RuntimeDep, agent: CurrentAgent
 
 
 @router.get("/benchmarks/{benchmark_id}", response_model=BenchmarkView, summary="A benchmark run and its report",
-            responses=responses("benchmark_not_found"))
+            responses=responses("benchmark_not_found", "invalid_api_key"))
 async def get(benchmark_id: str, runtime: RuntimeDep) -> dict[str, Any]:
     return await reads.view(runtime, benchmark_id)
 
 
 @router.get("/agents/{name}/benchmarks", response_model=BenchmarkList, summary="An agent's benchmark runs",
-            responses=responses("agent_not_found"))
+            responses=responses("agent_not_found", "invalid_api_key"))
 async def of_agent(name: str, runtime: RuntimeDep) -> dict[str, Any]:
     return {"benchmarks": await reads.of_agent(runtime, name)}
 
 
 @router.get("/benchmarks/{benchmark_id}/trajectories", response_class=Response, responses={
-    **NDJSON_DOC, **responses("benchmark_not_found")}, summary="Every trajectory of a run's matches (NDJSON)")
+    **NDJSON_DOC, **responses("benchmark_not_found", "invalid_api_key")}, summary="Every trajectory of a run's matches (NDJSON)")
 async def bundle(benchmark_id: str, runtime: RuntimeDep, agent: PlayingAgentDep = None) -> Response:
     return _ndjson(await reads.bundle(runtime, benchmark_id, agent.agent_id if agent else None))
 
