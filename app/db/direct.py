@@ -69,6 +69,8 @@ class Statements:
         self._results: list[Processor] = [] if self.locks_by_read else [
             column.type.dialect_impl(dialect).result_processor(dialect, None) for column in matches.columns]
         self._get = _Compiled(select(matches).where(matches.c.match_id == bindparam("key")), dialect, ["key"])
+        self._version = _Compiled(select(matches.c.version).where(matches.c.match_id == bindparam("key")), dialect,
+                                  ["key"])
         self._update = (update(matches).where(matches.c.match_id == bindparam("key"))
                         .values({name: bindparam(name) for name in mutable}))
         self._mutable = [*mutable, "key"]
@@ -80,6 +82,14 @@ class Statements:
         self._events = _Compiled(insert(events), dialect, event_names)
         decision_names = [column.name for column in decisions.columns if not column.primary_key]
         self._decisions = _Compiled(insert(decisions), dialect, decision_names)
+
+    async def version(self, session: AsyncSession, match_id: str) -> int | None:
+        """The row's version, read on a reader's session (autocommit: no transaction to join) straight from the
+        driver on PostgreSQL — the check every long-poll of a process sharing the database makes first."""
+        observed(self._version.sql)
+        driver: Any = (await (await session.connection()).get_raw_connection()).driver_connection
+        version = await driver.fetchval(self._version.sql, *self._version.binds({"key": match_id}))
+        return None if version is None else int(version)
 
     async def get(self, session: AsyncSession, match_id: str) -> dict[str, Any] | None:
         observed(self._get.sql)

@@ -52,11 +52,16 @@ async def get(session: AsyncSession, match_id: str, *, lock: bool = False, skip_
     if fast is not None and not fast.locks_by_read:  # SQLite: the transaction's BEGIN IMMEDIATE is the lock
         found = await fast.get(session, match_id)
         return None if found is None else as_read(Match, found)
-    query = select(MATCHES).where(MATCHES.c.match_id == match_id)
-    if lock:
-        query = query.with_for_update(skip_locked=skip_locked)
-    row = (await session.execute(query)).mappings().first()
+    query = (_LOCKED_SKIPPING if skip_locked else _LOCKED) if lock else _ROW
+    row = (await session.execute(query, {"match_id": match_id})).mappings().first()
     return None if row is None else as_read(Match, row)
+
+
+# Built once: constructing a statement (and its cache key) cost more CPU than PostgreSQL took to run it.
+_ROW = select(MATCHES).where(MATCHES.c.match_id == bindparam("match_id"))
+_LOCKED = _ROW.with_for_update()
+_LOCKED_SKIPPING = _ROW.with_for_update(skip_locked=True)
+_VERSION = select(MATCHES.c.version).where(MATCHES.c.match_id == bindparam("match_id"))
 
 
 async def save(session: AsyncSession, match: Match, events: Sequence[dict[str, Any]] = ()) -> None:
@@ -79,8 +84,10 @@ async def mark_fill_now(session: AsyncSession, match_id: str) -> None:
 
 async def version_of(session: AsyncSession, match_id: str) -> int | None:
     """Just the row's version: enough to tell whether a cached copy is current."""
-    query = select(MATCHES.c.version).where(MATCHES.c.match_id == match_id)
-    return (await session.execute(query)).scalar_one_or_none()
+    fast = direct_statements(session)
+    if fast is not None and fast.locks_by_read:  # PostgreSQL; a SQLite reader runs on aiosqlite's threads anyway
+        return await fast.version(session, match_id)
+    return (await session.execute(_VERSION, {"match_id": match_id})).scalar_one_or_none()
 
 
 async def seats(session: AsyncSession, match_id: str) -> list[Seat]:
