@@ -53,8 +53,9 @@ async def of_agent(name: str, runtime: RuntimeDep) -> dict[str, Any]:
     return {"benchmarks": await reads.of_agent(runtime, name)}
 
 
-@router.get("/benchmarks/{benchmark_id}/trajectories", response_class=Response, responses={
-    **NDJSON_DOC, **responses("benchmark_not_found", "invalid_api_key")}, summary="Every trajectory of a run's matches (NDJSON)")
+@router.get("/benchmarks/{benchmark_id}/trajectories", response_class=Response,
+            responses={**NDJSON_DOC, **responses("benchmark_not_found", "invalid_api_key")},
+            summary="Every trajectory of a run's matches (NDJSON)")
 async def bundle(benchmark_id: str, runtime: RuntimeDep, agent: PlayingAgentDep = None) -> Response:
     return _ndjson(await reads.bundle(runtime, benchmark_id, agent.agent_id if agent else None))
 
