@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Callable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any, cast
 
 import asyncpg
@@ -25,14 +25,27 @@ pytestmark = pytest.mark.postgres
 
 
 class Reads:
-    """The database as a cache sees it, with reading switched off on demand: what a test must not see read."""
+    """The database as a cache sees it, with reading switched off on demand: what a test must not see read; and
+    with `held` cleared, a read that has read waits there before it hands back what it read."""
 
     def __init__(self, db: Database) -> None:
         self.db, self.allowed = db, True
+        self.held = asyncio.Event()
+        self.held.set()
+        self.reading = asyncio.Event()  # set once a read has read and waits for `held`
+        self.count = 0  # units of work read
 
     def reader(self) -> AbstractAsyncContextManager[AsyncSession]:
         assert self.allowed, "the cache read the match from the database"
-        return self.db.reader()
+        self.count += 1
+        return self._reader()
+
+    @asynccontextmanager
+    async def _reader(self) -> AsyncIterator[AsyncSession]:
+        async with self.db.reader() as session:
+            yield session
+        self.reading.set()
+        await self.held.wait()
 
 
 class Other:
@@ -135,6 +148,52 @@ async def test_a_carry_that_comes_before_this_process_own_write_through_waits_fo
     b.reads.allowed = True
     same(got, await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False)
          .get(table.match_id))
+
+
+async def test_a_carry_that_comes_while_the_match_is_read_back_is_applied_to_what_the_read_brings(
+        app: FastAPI, client: httpx.AsyncClient, other: Callable[..., Any]) -> None:
+    """A join's commit makes the other processes drop their copy (its seats changed), and the waiters it wakes read
+    the match back; the next commit's carry may arrive while they read. It is kept and applied to what the read
+    brings, so a waiter woken by that next commit reads nothing more."""
+    table = Table(client, 4)
+    await table.open()
+    recorder = await other(apply=False)
+    b = await other(apply=False)
+    start = await b.cache.get(table.match_id)
+    b.cache.forget(table.match_id)  # as the empty carry of a join's commit does
+    b.reads.held.clear()
+    reading = asyncio.create_task(b.cache.get(table.match_id, at_least=start.row["events_total"]))
+    await asyncio.wait_for(b.reads.reading.wait(), 5)  # it has read `start`'s version, and not handed it back yet
+    b.reads.allowed = False
+    await _turn(table)
+    await _until(lambda: len(recorder.carries) == 1)
+    b.cache.carried(table.match_id, recorder.carries[0])  # arrives during the read
+    woken = asyncio.create_task(b.cache.get(table.match_id, at_least=start.row["events_total"] + 1))
+    await asyncio.sleep(0.01)
+    assert not woken.done(), "the waiter holds for the read under way"
+    b.reads.held.set()
+    assert (await asyncio.wait_for(reading, 5)).version >= start.version
+    got = await asyncio.wait_for(woken, 1)
+    assert got.version == start.version + 1
+    b.reads.allowed = True
+    same(got, await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False)
+         .get(table.match_id))
+
+
+async def test_first_reads_of_a_match_at_once_share_one_read_of_it(
+        client: httpx.AsyncClient, other: Callable[..., Any]) -> None:
+    """The seats of a table just dealt all ask at once; each checks the version, and the match is read once for
+    all of them (a read under way is what a carry arriving meanwhile is kept for)."""
+    table = Table(client, 4)
+    await table.open()
+    b = await other()
+    b.reads.held.clear()  # the three version checks read, then wait together
+    asking = [asyncio.create_task(b.cache.get(table.match_id)) for _ in range(3)]
+    await _until(lambda: b.reads.count == 3)
+    b.reads.held.set()
+    got = await asyncio.wait_for(asyncio.gather(*asking), 5)
+    assert {entry.version for entry in got} == {got[0].version}
+    assert b.reads.count == 3 + 1, "three version checks, then one read of the match shared by the three"
 
 
 async def test_a_notification_too_long_to_carry_still_wakes_and_the_waiter_reads(

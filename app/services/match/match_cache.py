@@ -154,7 +154,11 @@ class MatchCache:
         if entry is None and self._writing(match_id):
             entry = await self._own_write_through(match_id, version)
         if entry is None:
-            return await self._reload(match_id)
+            # Shared with every other read of the match under way (the seats of a table just dealt all ask at once),
+            # so a carry arriving meanwhile is kept for it (`carried`); one that began before `version` was
+            # committed may not hold it, and then the match is read once more.
+            entry = await self._shared_reload(match_id)
+            return entry if entry.version >= version else await self._reload(match_id)
         MATCH_CACHE_HIT.inc()
         return entry
 
@@ -186,8 +190,15 @@ class MatchCache:
         if loading is None:
             loading = asyncio.ensure_future(self._reload(match_id))
             self._reloads[match_id] = loading
-            loading.add_done_callback(lambda _done: self._reloads.pop(match_id, None))
+            loading.add_done_callback(lambda _done: self._reloaded(match_id))
         return await asyncio.shield(loading)
+
+    def _reloaded(self, match_id: str) -> None:
+        """A shared read is over: carries kept for it that did not follow what it read (or it failed) are settled,
+        so no waiter holds for them."""
+        self._reloads.pop(match_id, None)
+        if match_id in self._early and not self._writing(match_id):
+            self._settle_early(match_id)
 
     async def _reload(self, match_id: str) -> CachedMatch:
         """The match as the database has it now, reusing what is cached (only newer events are read)."""
@@ -245,20 +256,22 @@ class MatchCache:
 
     def carried(self, match_id: str, text: str) -> None:
         """Another process committed `text` (`carry`): extend the entry if it holds exactly the version before, with
-        the same seats. If one version is missing and this process has a write for the match under way (likely the
-        missing one, committed and still to be written through), keep the carry for then — a waiter it wakes holds
-        for that at most `OWN_WRITE_WAIT`; otherwise leave the entry, and the waiters this commit wakes read the
-        match as they did before."""
+        the same seats. Keep the carry for later — a waiter it wakes holds for that at most `OWN_WRITE_WAIT` — when
+        the version before is on its way: a read of the match is under way (the entry was dropped a moment ago, by
+        a join's commit say, and the waiters of that commit are reading it back), or one version is missing and this
+        process has a write for the match under way (likely the missing one, committed and still to be written
+        through). Otherwise leave the entry, and the waiters this commit wakes read the match as they did before."""
         if not text:
             self.forget(match_id)
             return
         entry = self._entries.get(match_id)
         version = int(text.partition(" ")[0])
-        if entry is None or entry.version >= version:
+        if entry is not None and entry.version >= version:
             return
-        if entry.version == version - 1:
+        if entry is not None and entry.version == version - 1:
             self._extend(entry, text)
-        elif entry.version == version - 2 and self._writing(match_id):
+        elif match_id in self._reloads or (
+                entry is not None and entry.version == version - 2 and self._writing(match_id)):
             early = self._early.get(match_id)
             if early is None:
                 early = self._early[match_id] = _Early([], asyncio.get_running_loop().create_future())
