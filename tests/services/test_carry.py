@@ -97,6 +97,20 @@ async def _turn(table: Table) -> None:
     raise AssertionError("nobody's turn")
 
 
+async def _holds(woken: asyncio.Task[CachedMatch], why: str) -> None:
+    await asyncio.sleep(0.01)
+    assert not woken.done(), why
+
+
+async def _gets_as_read(app: FastAPI, b: Other, woken: asyncio.Task[CachedMatch], version: int) -> None:
+    """`woken` gets `version` without reading, and it is what a read of the match gives now."""
+    got = await asyncio.wait_for(woken, 1)
+    assert got.version == version
+    b.reads.allowed = True
+    same(got, await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False)
+         .get(got.match_id))
+
+
 async def _until(check: Callable[[], bool]) -> None:
     for _ in range(300):
         if check():
@@ -140,14 +154,9 @@ async def test_a_carry_that_comes_before_this_process_own_write_through_waits_fo
     b.cache.carried(table.match_id, later)  # before "our own" v+1 is written through
     assert b.cache.state_at(table.match_id, start.version + 2) is None
     woken = asyncio.create_task(b.cache.get(table.match_id, at_least=start.row["events_total"] + 2))
-    await asyncio.sleep(0.01)
-    assert not woken.done(), "the waiter holds for the write-through"
+    await _holds(woken, "the waiter holds for the write-through")
     b.cache.carried(table.match_id, own)  # stands in for the write-through of v+1
-    got = await asyncio.wait_for(woken, 1)
-    assert got.version == start.version + 2
-    b.reads.allowed = True
-    same(got, await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False)
-         .get(table.match_id))
+    await _gets_as_read(app, b, woken, start.version + 2)
 
 
 async def test_a_carry_that_comes_while_the_match_is_read_back_is_applied_to_what_the_read_brings(
@@ -169,15 +178,10 @@ async def test_a_carry_that_comes_while_the_match_is_read_back_is_applied_to_wha
     await _until(lambda: len(recorder.carries) == 1)
     b.cache.carried(table.match_id, recorder.carries[0])  # arrives during the read
     woken = asyncio.create_task(b.cache.get(table.match_id, at_least=start.row["events_total"] + 1))
-    await asyncio.sleep(0.01)
-    assert not woken.done(), "the waiter holds for the read under way"
+    await _holds(woken, "the waiter holds for the read under way")
     b.reads.held.set()
+    await _gets_as_read(app, b, woken, start.version + 1)
     assert (await asyncio.wait_for(reading, 5)).version >= start.version
-    got = await asyncio.wait_for(woken, 1)
-    assert got.version == start.version + 1
-    b.reads.allowed = True
-    same(got, await MatchCache(app.state.runtime.db, b.notifier, lambda _m: False, only_writer=False)
-         .get(table.match_id))
 
 
 async def test_first_reads_of_a_match_at_once_share_one_read_of_it(

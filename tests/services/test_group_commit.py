@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
 
@@ -74,34 +75,37 @@ async def test_keys_do_not_wait_for_each_other() -> None:
     assert await slow == "m1:a"
 
 
-async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
+async def _batch_held_open() -> tuple[GroupCommit, Recorder, asyncio.Task[Any]]:
+    """A queue whose first batch, ["a"], runs and is held open until the runner is released."""
     commits = GroupCommit()
     runner = Recorder()
     runner.release.clear()
-    caller = asyncio.create_task(commits.submit("m", "a", runner.run))
+    first = asyncio.create_task(commits.submit("m", "a", runner.run))
     await asyncio.sleep(0)
     await asyncio.sleep(0)
+    return commits, runner, first
+
+
+async def _leaves(caller: asyncio.Task[Any]) -> None:
     caller.cancel()
     with pytest.raises(asyncio.CancelledError):
         await caller
+
+
+async def test_a_caller_that_goes_away_does_not_cancel_its_command() -> None:
+    commits, runner, caller = await _batch_held_open()
+    await _leaves(caller)
     runner.release.set()
     assert await commits.submit("m", "b", runner.run) == "m:b"
     assert runner.batches == [["a"], ["b"]], "the abandoned command still ran, before the next one"
 
 
 async def test_a_queued_command_whose_caller_went_away_still_runs_with_its_batch() -> None:
-    commits = GroupCommit()
-    runner = Recorder()
-    runner.release.clear()
-    first = asyncio.create_task(commits.submit("m", "a", runner.run))
-    await asyncio.sleep(0)
-    await asyncio.sleep(0)  # batch ["a"] is open; "b" and "c" queue behind it
+    commits, runner, first = await _batch_held_open()  # "b" and "c" queue behind it
     gone = asyncio.create_task(commits.submit("m", "b", runner.run))
     stays = asyncio.create_task(commits.submit("m", "c", runner.run))
     await asyncio.sleep(0)
-    gone.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await gone
+    await _leaves(gone)
     runner.release.set()
     assert (await first, await stays) == ("m:a", "m:c")
     assert runner.batches == [["a"], ["b", "c"]], "the abandoned command rode its batch, in its place"
