@@ -29,6 +29,7 @@ from app.services.match.lobby import ROOMS_PER_PASS
 log = logging.getLogger("app.bots")
 
 ROOM_GONE = ("match_full", "match_not_waiting", "match_not_found", "match_finished")
+REGISTERING_WAIT = 5.0  # seconds a room short of agents waits for the reserve's registrations before the next pass
 
 
 class Lobby:
@@ -91,8 +92,18 @@ class Lobby:
         when they can take every open seat. With `grow`, a persona without an idle agent gets a new one while the
         pool allows."""
         match_id = str(room["match_id"])
+        room = {**room, "seats_open": self._open(room)}
+        if room["seats_open"] <= 0:
+            return 0
         lineup = self.lineup(room, grow=grow)
-        if not lineup or (not self.partial and len(lineup) < int(room["seats_open"])):
+        # Agents the reserve holds while it registers them are idle in a moment: a room short of them waits for
+        # that, not for the next pass (`poll_interval` later; the last rooms of a burst have no later wake-up).
+        deadline = time.monotonic() + REGISTERING_WAIT
+        while self._short(room, lineup) and self.pool.registering() and time.monotonic() < deadline:
+            self.release(lineup)
+            await self.pool.batch_through(deadline - time.monotonic())
+            lineup = self.lineup(room, grow=grow)
+        if self._short(room, lineup):
             self.release(lineup)
             return 0
         for agent in lineup:
@@ -106,6 +117,20 @@ class Lobby:
             if outcome != "joined" and not self.seats.seated(agent):
                 agent.match_id = None
         return sum(outcome == "joined" for outcome in outcomes)
+
+    def _short(self, room: dict[str, Any], lineup: list[BotAgent]) -> bool:
+        """Too few for the room: none, or (unless `partial`) fewer than its open seats."""
+        return not lineup or (not self.partial and len(lineup) < int(room["seats_open"]))
+
+    def _open(self, room: dict[str, Any]) -> int:
+        """The room's open seats as listed, less the seats this filler's agents took after the list was read (a
+        wake-up's list can predate the joins of the room's own fill, which would send a second line-up to a full
+        room)."""
+        match_id = str(room["match_id"])
+        listed = {str(player.get("name")) for player in room.get("players") or []}
+        late = sum(agent.match_id == match_id and agent.handle not in listed and self.seats.seated(agent)
+                   for agent in self.pool.agents)
+        return int(room.get("seats_open", 0)) - late
 
     def lineup(self, room: dict[str, Any], *, grow: bool = False) -> list[BotAgent]:
         """The idle bots that would take the room's open seats, personas in random order (with `grow`, the

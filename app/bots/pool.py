@@ -11,6 +11,7 @@ persona without an idle agent, halved again after `RESERVE_DECAY` quiet seconds.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -73,6 +74,7 @@ class Pool:
         self.wanted = reserve  # the reserve now: doubles when a room finds no idle agent, halves after quiet
         self._short_at = 0.0  # monotonic time a room last found a persona without an idle agent
         self.topping_up: asyncio.Task[None] | None = None
+        self._batch_through = asyncio.Event()  # set when the reserve's batch under registration is through
         self.client: httpx.AsyncClient | None = None
 
     @property
@@ -130,6 +132,18 @@ class Pool:
         if fresh:
             self.topping_up = asyncio.create_task(self._register_reserve(fresh), name="wodi-bot-reserve")
 
+    def registering(self) -> bool:
+        """The reserve holds agents while it registers them: they are idle once it has."""
+        return self.topping_up is not None and not self.topping_up.done()
+
+    async def batch_through(self, within: float) -> None:
+        """Until the reserve's batch under registration is through (its agents idle, or free again if it failed), or
+        `within` seconds."""
+        through = self._batch_through
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(within):
+                await through.wait()
+
     def _reserve_batch(self) -> list[BotAgent]:
         """The pool's next agents, for every persona short of the reserve, held (not idle) until registered."""
         fresh: list[BotAgent] = []
@@ -155,6 +169,8 @@ class Pool:
             finally:
                 for agent in fresh:
                     agent.match_id = None
+                self._batch_through.set()
+                self._batch_through = asyncio.Event()
             fresh = self._reserve_batch() if registered else []
 
     async def register_new(self, fresh: list[BotAgent]) -> bool:

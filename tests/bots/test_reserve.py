@@ -98,3 +98,61 @@ async def test_a_room_that_wakes_the_filler_is_seated_without_listing_the_lobby_
     finally:
         await filler.stop()
         await wake.aclose()
+
+
+async def test_a_room_short_of_agents_the_reserve_is_registering_is_seated_when_they_are(server: Server) -> None:
+    """The pool is at its largest and the reserve holds the only free agents while it registers them: the room
+    waits for that registration, not for the filler's next pass (600 s here)."""
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        rooms = [await client.post("/api/play", json={"name": f"玩家{i}"}) for i in range(2)]
+        assert all(r.status_code == 201 for r in rooms), [r.text for r in rooms]
+        # One agent per persona and room for one more each: the first room's five leave one idle; the reserve
+        # then holds the five personas' second agents while it registers them, and the pool can grow no more.
+        filler = LobbyFiller(server.base_url, KEY, fill_after=600, agents_per_persona=1, poll_interval=600,
+                             think=0.0, pool_max=2, reserve=1, seed=7)
+        await filler.start()
+        try:
+            for _ in range(300):  # bounded: a hang fails, no claim about speed
+                if filler.urgent_seats == 10:
+                    break
+                await asyncio.sleep(0.1)
+            assert filler.urgent_seats == 10, "both rooms seated in the first pass"
+            assert filler.pool.size() == 2 * len(PERSONAS)
+            for room in rooms:
+                snap = (await client.get(f"/api/matches/{room.json()['match_id']}")).json()
+                assert snap["status"] != "waiting" and snap["seats_open"] == 0
+        finally:
+            await filler.stop()
+
+
+async def test_a_list_read_before_a_rooms_fill_sends_no_second_line_up(server: Server) -> None:
+    """A wake-up's list of rooms can predate the joins of a room's own fill; the filler counts the seats its agents
+    took since, and sends no join to the room they filled."""
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        started = await client.post("/api/play", json={"name": "玩家"})
+        assert started.status_code == 201, started.text
+        listed = (await client.get("/api/matches", params={"status": "waiting", "fill_now": "true"})).json()
+        stale = next(m for m in listed["matches"] if m["match_id"] == started.json()["match_id"])
+        assert stale["seats_open"] == 5
+        filler = LobbyFiller(server.base_url, KEY, fill_after=600, agents_per_persona=2, poll_interval=600,
+                             think=0.0, pool_max=2, seed=5)
+        joins: list[str] = []
+
+        async def note(request: httpx.Request) -> None:
+            if request.url.path.endswith("/join"):
+                joins.append(request.url.path)
+
+        await filler.start()
+        try:
+            for _ in range(300):  # bounded: the first pass seats the room
+                if filler.urgent_seats == 5:
+                    break
+                await asyncio.sleep(0.1)
+            assert filler.urgent_seats == 5
+            assert filler.pool.client is not None
+            filler.pool.client.event_hooks["request"].append(note)
+            assert await filler.lobby.fill_room(stale, grow=True) == 0
+            assert joins == []
+            assert sum(a.idle for a in filler.agents) == 2 * len(PERSONAS) - 5, "no agent left reserved"
+        finally:
+            await filler.stop()
