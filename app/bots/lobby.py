@@ -97,12 +97,13 @@ class Lobby:
             return 0
         lineup = self.lineup(room, grow=grow)
         # Agents the reserve holds while it registers them are idle in a moment: a room short of them waits for
-        # that, not for the next pass (`poll_interval` later; the last rooms of a burst have no later wake-up).
+        # them, one by one as each registration is through, not for the next pass (`poll_interval` later; the last
+        # rooms of a burst have no later wake-up).
         deadline = time.monotonic() + REGISTERING_WAIT
         while self._short(room, lineup) and self.pool.registering() and time.monotonic() < deadline:
             self.release(lineup)
-            await self.pool.batch_through(deadline - time.monotonic())
-            lineup = self.lineup(room, grow=grow)
+            await self.pool.freed(deadline - time.monotonic())
+            lineup = self.lineup(room, grow=grow, again=True)
         if self._short(room, lineup):
             self.release(lineup)
             return 0
@@ -132,9 +133,10 @@ class Lobby:
                    for agent in self.pool.agents)
         return int(room.get("seats_open", 0)) - late
 
-    def lineup(self, room: dict[str, Any], *, grow: bool = False) -> list[BotAgent]:
+    def lineup(self, room: dict[str, Any], *, grow: bool = False, again: bool = False) -> list[BotAgent]:
         """The idle bots that would take the room's open seats, personas in random order (with `grow`, the
-        personas with the most free agents first, so the pool is used evenly and grows only when it must)."""
+        personas with the most free agents first, so the pool is used evenly and grows only when it must). A room
+        that finds a persona short tells the pool once (`again`: this room has already)."""
         seated = _personas_seated(room)
         # A room of any size fills: with more open seats than personas, each persona sends as many agents as it
         # takes (12 seats: two of each), never fewer than `max_per_persona`.
@@ -157,7 +159,7 @@ class Lobby:
             if agent is not None:
                 lineup.append(agent)
                 seated[persona.slug] = seated.get(persona.slug, 0) + 1
-        if short:
+        if short and not again:
             self.pool.short()
         return lineup
 

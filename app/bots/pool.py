@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import httpx
@@ -74,7 +75,7 @@ class Pool:
         self.wanted = reserve  # the reserve now: doubles when a room finds no idle agent, halves after quiet
         self._short_at = 0.0  # monotonic time a room last found a persona without an idle agent
         self.topping_up: asyncio.Task[None] | None = None
-        self._batch_through = asyncio.Event()  # set when the reserve's batch under registration is through
+        self._freed = asyncio.Event()  # set (and replaced) each time the reserve frees an agent it held
         self.client: httpx.AsyncClient | None = None
 
     @property
@@ -136,13 +137,19 @@ class Pool:
         """The reserve holds agents while it registers them: they are idle once it has."""
         return self.topping_up is not None and not self.topping_up.done()
 
-    async def batch_through(self, within: float) -> None:
-        """Until the reserve's batch under registration is through (its agents idle, or free again if it failed), or
-        `within` seconds."""
-        through = self._batch_through
+    async def freed(self, within: float) -> None:
+        """Until the reserve frees an agent it held (registered, so idle; or its registration failed), or `within`
+        seconds."""
+        freed = self._freed
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(within):
-                await through.wait()
+                await freed.wait()
+
+    def _free(self, agent: BotAgent) -> None:
+        if agent.match_id == "":  # still held by the reserve (not taken by a room since)
+            agent.match_id = None
+        self._freed.set()
+        self._freed = asyncio.Event()
 
     def _reserve_batch(self) -> list[BotAgent]:
         """The pool's next agents, for every persona short of the reserve, held (not idle) until registered."""
@@ -162,31 +169,37 @@ class Pool:
         """Register `fresh`, then whatever the reserve grew to meanwhile, until it is met."""
         while fresh:
             try:
-                registered = await self.register_new(fresh)
+                # Each agent is free the moment its own registration is through: a room waiting for agents
+                # (`Lobby.fill_room`) takes it then, not when the whole batch is.
+                registered = await self.register_new(fresh, each=self._free)
             except Exception as exc:  # noqa: BLE001 - the reserve is a head start only; rooms register what they lack
                 log.warning("lobby filler: registering the reserve failed: %s", exc)
                 return
             finally:
                 for agent in fresh:
-                    agent.match_id = None
-                self._batch_through.set()
-                self._batch_through = asyncio.Event()
+                    self._free(agent)
             fresh = self._reserve_batch() if registered else []
 
-    async def register_new(self, fresh: list[BotAgent]) -> bool:
-        """Register the pool's new agents (concurrently); False if any fails (a later lineup tries it again)."""
+    async def register_new(self, fresh: list[BotAgent], *,
+                           each: Callable[[BotAgent], None] | None = None) -> bool:
+        """Register the pool's new agents (concurrently; `each` is called with each as its key arrives); False if any
+        fails (a later lineup tries it again)."""
         if not fresh:
             return True
-        results = await asyncio.gather(*(register_bot(self.http, self.official_key, a.handle, a.display_name,
-                                                      a.persona) for a in fresh), return_exceptions=True)
+
+        async def one(agent: BotAgent) -> None:
+            agent.key = await register_bot(self.http, self.official_key, agent.handle, agent.display_name,
+                                           agent.persona)
+            self.grown += 1
+            if each is not None:
+                each(agent)
+
+        results = await asyncio.gather(*(one(agent) for agent in fresh), return_exceptions=True)
         failed = False
         for agent, result in zip(fresh, results, strict=True):
             if isinstance(result, BaseException):
                 log.warning("registering %s failed: %s", agent.handle, result)
                 failed = True
-            else:
-                agent.key = result
-                self.grown += 1
         if any(isinstance(r, RegistrationRefused) for r in results):
             raise next(r for r in results if isinstance(r, RegistrationRefused))
         return not failed

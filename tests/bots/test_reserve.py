@@ -10,6 +10,7 @@ import httpx
 import pytest
 
 from app.bots.personas import PERSONAS
+from app.bots.pool import Pool
 from app.bots.runner import LobbyFiller
 from app.bots.wake import HttpWake
 from tests.conftest import _wipe
@@ -156,3 +157,50 @@ async def test_a_list_read_before_a_rooms_fill_sends_no_second_line_up(server: S
             assert sum(a.idle for a in filler.agents) == 2 * len(PERSONAS) - 5, "no agent left reserved"
         finally:
             await filler.stop()
+
+
+class _Held(httpx.AsyncBaseTransport):
+    """Real HTTP to the server, except that the registration of `handle` waits until `go` is set."""
+
+    def __init__(self) -> None:
+        self.inner = httpx.AsyncHTTPTransport()
+        self.handle = ""
+        self.go = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.url.path == "/api/agents" and self.handle and self.handle.encode() in request.content:
+            await self.go.wait()
+        return await self.inner.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        await self.inner.aclose()
+
+
+async def test_the_reserve_frees_each_agent_as_its_own_registration_is_through(server: Server) -> None:
+    """A room waiting for agents the reserve holds gets each as soon as its key arrives, not when the whole batch
+    is through; and an agent a room took meanwhile stays the room's when the batch ends."""
+    held = _Held()
+    pool = Pool(KEY, agents_per_persona=1, pool_max=2, reserve=1)
+    pool.client = httpx.AsyncClient(base_url=server.base_url, transport=held, timeout=40)
+    try:
+        await pool.register_all()
+        for agent in pool.agents:
+            agent.match_id = "seated00"  # every first agent at a table: the reserve wants a second of each persona
+        pool.top_up()
+        fresh = [a for a in pool.agents if a.match_id == ""]
+        assert len(fresh) == len(PERSONAS) and pool.registering()
+        held.handle = fresh[0].handle
+        for _ in range(200):  # bounded (20 s): each freed agent wakes `freed`
+            if sum(a.idle for a in fresh) == len(fresh) - 1:
+                break
+            await pool.freed(0.1)
+        assert sum(a.idle for a in fresh) == len(fresh) - 1, "all but the held one free while it still registers"
+        assert fresh[0].match_id == "" and pool.registering()
+        fresh[1].match_id = "taken000"  # a room takes one meanwhile
+        held.go.set()
+        assert pool.topping_up is not None
+        await pool.topping_up
+        assert fresh[0].idle
+        assert fresh[1].match_id == "taken000"
+    finally:
+        await pool.client.aclose()
