@@ -205,9 +205,11 @@ class Pool:
         return not failed
 
     def spare(self, persona: Persona) -> int:
-        """The persona's agents at no table, plus the ones the pool may still make."""
+        """The persona's agents at no table (those the reserve holds while it registers them included: they are
+        free in a moment), plus the ones the pool may still make. Rooms take the personas with the most spare first,
+        so how far the reserve's registrations have got does not change which persona a room leaves out."""
         mine = [a for a in self.agents if a.persona is persona]
-        return sum(a.match_id is None for a in mine) + self.pool_max - len(mine)
+        return sum(not a.match_id for a in mine) + self.pool_max - len(mine)
 
     def grow(self, persona: Persona) -> BotAgent | None:
         """The persona's next agent (not yet registered), or None when the persona's pool is full."""

@@ -4,14 +4,18 @@ reserve doubles for every persona at once and is registered in the background, a
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import Iterator
 
 import httpx
 import pytest
 
+from app.bots.lobby import Lobby
 from app.bots.personas import PERSONAS
+from app.bots.player import BotStats
 from app.bots.pool import Pool
 from app.bots.runner import LobbyFiller
+from app.bots.seats import Seats
 from app.bots.wake import HttpWake
 from tests.conftest import _wipe
 from tests.e2e.server import Server
@@ -204,3 +208,27 @@ async def test_the_reserve_frees_each_agent_as_its_own_registration_is_through(s
         assert fresh[1].match_id == "taken000"
     finally:
         await pool.client.aclose()
+
+
+def test_a_room_leaves_out_the_persona_with_least_spare_however_far_the_reserve_has_got() -> None:
+    """Two personas have an idle agent and one the reserve is registering; four have only one the reserve has just
+    registered. A room of five takes both of the first two (they have the most spare), whichever of the reserve's
+    registrations are through: leaving one of them out would leave the pool's free agents in fewer personas than
+    the rooms after need."""
+    for seed in range(30):
+        pool = Pool(KEY, agents_per_persona=1, pool_max=2)
+        lobby = Lobby(pool, Seats(pool, BotStats(), random.Random(seed)), BotStats(), random.Random(seed),
+                      fill_after=600)
+        for agent in pool.agents:
+            agent.key = "k"
+        first, second = PERSONAS[0], PERSONAS[1]
+        for persona in PERSONAS:
+            grown = pool.grow(persona)
+            assert grown is not None
+            grown.key, grown.match_id = ("", "") if persona in (first, second) else ("k", None)
+            if persona not in (first, second):
+                mine = next(a for a in pool.agents if a.persona is persona and a is not grown)
+                mine.match_id = "seated00"  # the persona's first agent is at a table
+        lineup = lobby.lineup({"match_id": "room0000", "seats_open": 5, "players": []}, grow=True)
+        assert len(lineup) == 5
+        assert {first, second} <= {agent.persona for agent in lineup}, seed
