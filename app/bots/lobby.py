@@ -129,8 +129,7 @@ class Lobby:
         room)."""
         match_id = str(room["match_id"])
         listed = {str(player.get("name")) for player in room.get("players") or []}
-        late = sum(agent.match_id == match_id and agent.handle not in listed and self.seats.seated(agent)
-                   for agent in self.pool.agents)
+        late = sum(at == match_id and handle not in listed for handle, at in self.seats.busy().items())
         return int(room.get("seats_open", 0)) - late
 
     def lineup(self, room: dict[str, Any], *, grow: bool = False, again: bool = False) -> list[BotAgent]:

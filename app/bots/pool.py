@@ -127,7 +127,7 @@ class Pool:
     def top_up(self) -> None:
         """In the background, register agents until every persona has the reserve's idle ones (within
         `pool_max`), so the next burst of rooms does not wait for registrations."""
-        if self.reserve <= 0 or (self.topping_up is not None and not self.topping_up.done()):
+        if self.reserve <= 0 or self.registering():
             return
         fresh = self._reserve_batch()
         if fresh:
@@ -146,8 +146,9 @@ class Pool:
                 await freed.wait()
 
     def _free(self, agent: BotAgent) -> None:
-        if agent.match_id == "":  # still held by the reserve (not taken by a room since)
-            agent.match_id = None
+        if agent.match_id != "":  # freed already (and maybe taken by a room since)
+            return
+        agent.match_id = None
         self._freed.set()
         self._freed = asyncio.Event()
 
