@@ -52,11 +52,13 @@ class Figures:
     early: int = 0
     elapsed: float = 0.0
     requests: int = 0  # HTTP requests sent, of every kind (registrations, joins, long-polls, actions)
+    writes: int = 0  # of which not GETs: registrations, rooms, joins and actions (each a write transaction)
 
     def counting(self) -> dict[str, list[Any]]:
         """httpx event hooks that count every request a client sends into `requests`."""
-        async def count(_request: httpx.Request) -> None:
+        async def count(request: httpx.Request) -> None:
             self.requests += 1
+            self.writes += request.method != "GET"
 
         return {"request": [count]}
 
@@ -189,6 +191,7 @@ def run_workers(base_urls: list[str], tables: int, rounds: int, workers: int, se
         total.late += part.late
         total.early += part.early
         total.requests += part.requests
+        total.writes += part.writes
     return total
 
 

@@ -117,7 +117,8 @@ def main() -> None:
     bare_per_request = bare_cpu / max(1, figures.requests) * 1000
     per_game = wodi_cpu / max(1, figures.games) * 1000
     ratio = per_request / bare_per_request if bare_per_request else float("nan")
-    print(f"requests={figures.requests} games={figures.games} server CPU={wodi_cpu:.2f}s bare CPU={bare_cpu:.2f}s")
+    print(f"requests={figures.requests} ({figures.writes} writes, {figures.requests - figures.writes} reads) "
+          f"games={figures.games} server CPU={wodi_cpu:.2f}s bare CPU={bare_cpu:.2f}s")
     print(f"CPU per request: server {per_request:.3f} ms, bare endpoint {bare_per_request:.3f} ms ({ratio:.1f}x)")
     print(f"CPU per finished game: {per_game:.0f} ms (the issue's reference: {REFERENCE_MS_PER_GAME:.0f} ms, "
           f"1/{REFERENCE_MS_PER_GAME / per_game:.1f} of it, on another machine)")

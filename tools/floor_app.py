@@ -1,0 +1,89 @@
+"""The stack's floor: the cheapest requests FastAPI, uvicorn and SQLAlchemy (async) can answer, with Wodi's own
+database handle (`app.db.database.Database`: SQLite's write lock taken on the loop, WAL, a fixed pool) and no
+Wodi code above it — no key, no rules, no events beyond one row. `python -m tools.bench_floor` serves it under
+uvicorn with the server's settings and measures each route's CPU per request.
+
+Routes (the `{key}` is one of ten rows, as ten tables):
+- `GET /bare` — the yardstick `tools.bench_cpu` divides by: a small JSON object;
+- `POST /post/{key}` — a JSON body read and validated as FastAPI reads an action's, nothing written;
+- `POST /empty/{key}` — that, and an empty write transaction (`BEGIN IMMEDIATE … COMMIT` on SQLite);
+- `POST /append/{key}` — that, with the least a command can write: the row's sequence moved on (`UPDATE …
+  RETURNING`) and one event row inserted — two statements;
+- `POST /command/{key}` — the shape of Wodi's action transaction: the row read, one event inserted, the row
+  updated — three statements.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from fastapi import Body, FastAPI
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, bindparam, insert, select, update
+
+from app.db.database import Database
+
+TABLES = 10
+metadata = MetaData()
+rows = Table("floor_rows", metadata, Column("id", String, primary_key=True), Column("seq", Integer, nullable=False),
+             Column("state", Text, nullable=False))
+events = Table("floor_events", metadata, Column("row_id", String, primary_key=True),
+               Column("seq", Integer, primary_key=True), Column("body", Text, nullable=False))
+READ = select(rows.c.seq, rows.c.state).where(rows.c.id == bindparam("key")).with_for_update()  # SQLite: no-op
+APPEND = insert(events)
+UPDATE = update(rows).where(rows.c.id == bindparam("key")).values(seq=bindparam("seq"), state=bindparam("state"))
+ADVANCE = update(rows).where(rows.c.id == bindparam("key")).values(seq=rows.c.seq + 1).returning(rows.c.seq)
+Body_ = Body(description="an action's body, say `{\"type\": \"speak\", \"text\": \"…\"}`")
+database = Database(os.environ.get("WODI_FLOOR_DATABASE_URL", "sqlite+aiosqlite:///floor.db"))
+
+
+@asynccontextmanager
+async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+    async with database.writer() as session:
+        await (await session.connection()).run_sync(metadata.create_all)
+        await session.execute(insert(rows), [{"id": str(i), "seq": 0, "state": "{}"} for i in range(TABLES)])
+    yield
+    await database.dispose()
+
+
+app = FastAPI(lifespan=lifespan)
+
+
+def _answer(seq: int) -> dict[str, Any]:
+    return {"accepted": True, "seq": seq, "phase": "speaking"}
+
+
+@app.get("/bare")
+async def bare() -> dict[str, Any]:
+    return {"ok": True, "seq": 1, "phase": "speaking"}
+
+
+@app.post("/post/{key}")
+async def post_only(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
+    return _answer(1)
+
+
+@app.post("/empty/{key}")
+async def empty(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
+    async with database.writer():
+        pass
+    return _answer(1)
+
+
+@app.post("/append/{key}")
+async def append(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
+    async with database.writer() as session:
+        seq = (await session.execute(ADVANCE, {"key": key})).scalar_one()
+        await session.execute(APPEND, {"row_id": key, "seq": seq, "body": str(body.get("text", ""))})
+    return _answer(seq)
+
+
+@app.post("/command/{key}")
+async def command(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
+    async with database.writer() as session:
+        seq, state = (await session.execute(READ, {"key": key})).one()
+        await session.execute(APPEND, {"row_id": key, "seq": seq + 1, "body": str(body.get("text", ""))})
+        await session.execute(UPDATE, {"key": key, "seq": seq + 1, "state": state})
+    return _answer(seq + 1)
