@@ -9,9 +9,9 @@ Serves `tools.floor_app` under uvicorn with the server's settings (one process, 
 server gets them) and sends each route `--requests` requests from `--clients` concurrent keep-alive clients, `--runs`
 times; the server process's CPU (user + system, from /proc) divided by the requests is a route's cost, the median of
 the runs is printed beside its multiple of the bare `GET`. With `--mix W:R` it also sends W writes (`POST
-/command`, the shape of Wodi's action transaction) and R reads (`GET /bare`) interleaved, as a game's agents do, and
-prints that mix's CPU per request in bare requests: the least any server on this stack could spend on those
-requests, whatever its own code. `tools.bench_cpu` prints a run's writes and reads.
+/direct`: the shape of Wodi's action transaction, run the way Wodi runs it) and R reads (`GET /bare`) interleaved, as
+a game's agents do, and prints that mix's CPU per request in bare requests: what those requests cost on this stack
+before any code of a game server — a key, a rule, a view — runs. `tools.bench_cpu` prints a run's writes and reads.
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import httpx
 from tools.bench import port_free, started
 from tools.bench_cpu import cpu_seconds
 
-ROUTES = ("bare", "post", "empty", "append", "command")
+ROUTES = ("bare", "post", "empty", "append", "command", "direct")
 BODY = {"type": "speak", "text": "这个东西很常见"}
 
 
@@ -45,7 +45,7 @@ def floor_server(port: int, database: str) -> subprocess.Popen[bytes]:
 def _plan(writes: int, reads: int, clients: int) -> list[list[str]]:
     """Each client's requests in order: `writes` and `reads` spread evenly over the clients and within each."""
     total = writes + reads
-    kinds = ["command" if (i * writes) // total != ((i + 1) * writes) // total else "bare" for i in range(total)]
+    kinds = ["direct" if (i * writes) // total != ((i + 1) * writes) // total else "bare" for i in range(total)]
     return [kinds[c::clients] for c in range(clients)]
 
 
@@ -105,7 +105,7 @@ def main() -> None:
         print(f"{route:<10} {value:>13.3f} ms {value / bare:>7.1f}")
     summary = (f"SUMMARY floor {database.split(':', 1)[0]}: bare {bare:.3f} ms, post {median['post'] / bare:.1f}x, "
                f"empty write {median['empty'] / bare:.1f}x, 2-statement write {median['append'] / bare:.1f}x, "
-               f"3-statement write {median['command'] / bare:.1f}x")
+               f"3-statement write {median['command'] / bare:.1f}x, direct {median['direct'] / bare:.1f}x")
     if "mix" in median:
         summary += f"; {writes} writes + {reads} reads: {median['mix'] / bare:.1f}x bare per request"
     print(summary)

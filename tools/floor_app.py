@@ -10,7 +10,10 @@ Routes (the `{key}` is one of ten rows, as ten tables):
 - `POST /append/{key}` — that, with the least a command can write: the row's sequence moved on (`UPDATE …
   RETURNING`) and one event row inserted — two statements;
 - `POST /command/{key}` — the shape of Wodi's action transaction: the row read, one event inserted, the row
-  updated — three statements.
+  updated — three statements, each through `AsyncSession.execute`;
+- `POST /direct/{key}` — the same three statements the way Wodi's command path runs them (`app.db.direct`): SQL
+  compiled once, run on the session's driver connection inside its transaction (on PostgreSQL the locked read
+  stays on the session: it begins the transaction there).
 """
 
 from __future__ import annotations
@@ -22,6 +25,10 @@ from typing import Any
 
 from fastapi import Body, FastAPI
 from sqlalchemy import Column, Integer, MetaData, String, Table, Text, bindparam, insert, select, update
+from sqlalchemy.engine import Dialect
+from sqlalchemy.ext.asyncio import AsyncSession
+from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.elements import ClauseElement
 
 from app.db.database import Database
 
@@ -86,4 +93,47 @@ async def command(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
         seq, state = (await session.execute(READ, {"key": key})).one()
         await session.execute(APPEND, {"row_id": key, "seq": seq + 1, "body": str(body.get("text", ""))})
         await session.execute(UPDATE, {"key": key, "seq": seq + 1, "state": state})
+    return _answer(seq + 1)
+
+
+class _Sql:
+    """A statement compiled once for the write engine's dialect, its parameters in the driver's order."""
+
+    def __init__(self, statement: ClauseElement, dialect: Dialect) -> None:
+        compiled = statement.compile(dialect=dialect)
+        assert isinstance(compiled, SQLCompiler)
+        self.sql, self.order = str(compiled), list(compiled.positiontup or ())
+
+    def binds(self, values: dict[str, Any]) -> tuple[Any, ...]:
+        return tuple(values[name] for name in self.order)
+
+
+_direct: dict[str, _Sql] = {}
+
+
+async def _driver(session: AsyncSession) -> Any:
+    return (await (await session.connection()).get_raw_connection()).driver_connection
+
+
+@app.post("/direct/{key}")
+async def direct(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
+    async with database.writer() as session:
+        if not _direct:
+            dialect = database._write_engine.dialect  # noqa: SLF001 - the writer's dialect
+            _direct.update(read=_Sql(READ, dialect), append=_Sql(APPEND.values(row_id=bindparam("key"),
+                           seq=bindparam("seq"), body=bindparam("body")), dialect), update=_Sql(UPDATE, dialect))
+        if database.is_sqlite:
+            driver = await _driver(session)
+            seq, state = (await driver.execute_fetchall(_direct["read"].sql, _direct["read"].binds({"key": key})))[0]
+            await driver.execute(_direct["append"].sql, _direct["append"].binds(
+                {"key": key, "seq": seq + 1, "body": str(body.get("text", ""))}))
+            await driver.execute(_direct["update"].sql, _direct["update"].binds(
+                {"key": key, "seq": seq + 1, "state": state}))
+        else:
+            seq, state = (await session.execute(READ, {"key": key})).one()
+            driver = await _driver(session)
+            await driver.execute(_direct["append"].sql, *_direct["append"].binds(
+                {"key": key, "seq": seq + 1, "body": str(body.get("text", ""))}))
+            await driver.execute(_direct["update"].sql, *_direct["update"].binds(
+                {"key": key, "seq": seq + 1, "state": state}))
     return _answer(seq + 1)
