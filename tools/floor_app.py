@@ -119,7 +119,7 @@ async def _driver(session: AsyncSession) -> Any:
 async def direct(key: str, body: dict[str, Any] = Body_) -> dict[str, Any]:
     async with database.writer() as session:
         if not _direct:
-            dialect = database._write_engine.dialect  # noqa: SLF001 - the writer's dialect
+            dialect = database._write_engine.dialect
             _direct.update(read=_Sql(READ, dialect), append=_Sql(APPEND.values(row_id=bindparam("key"),
                            seq=bindparam("seq"), body=bindparam("body")), dialect), update=_Sql(UPDATE, dialect))
         if database.is_sqlite:
