@@ -26,6 +26,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -258,6 +259,16 @@ def spawn(database_url: str, port: int, *, bots: bool = False, pool_max: int = 2
                    capture_output=True)
     process = subprocess.Popen([sys.executable, "-m", *module], env=env)  # noqa: S603 - our own modules
     return started(process, f"http://127.0.0.1:{port}/readyz")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process `pid` so far, its exited children excluded (Linux `/proc`; 0 where
+    it cannot be read)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def port_free(port: int) -> None:

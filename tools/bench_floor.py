@@ -27,8 +27,7 @@ from pathlib import Path
 
 import httpx
 
-from tools.bench import port_free, started
-from tools.bench_cpu import cpu_seconds
+from tools.bench import cpu_seconds, port_free, started
 
 ROUTES = ("bare", "post", "empty", "append", "command", "direct")
 BODY = {"type": "speak", "text": "这个东西很常见"}
@@ -42,7 +41,7 @@ def floor_server(port: int, database: str) -> subprocess.Popen[bytes]:
     return started(process, f"http://127.0.0.1:{port}/bare")
 
 
-def _plan(writes: int, reads: int, clients: int) -> list[list[str]]:
+def plan_mix(writes: int, reads: int, clients: int) -> list[list[str]]:
     """Each client's requests in order: `writes` and `reads` spread evenly over the clients and within each."""
     total = writes + reads
     kinds = ["direct" if (i * writes) // total != ((i + 1) * writes) // total else "bare" for i in range(total)]
@@ -91,7 +90,7 @@ def main() -> None:
                 plan = [[route] * (args.requests // args.clients) for _ in range(args.clients)]
                 figures.setdefault(route, []).append(measure(server.pid, base, plan))
             if args.mix is not None:
-                figures.setdefault("mix", []).append(measure(server.pid, base, _plan(writes, reads, args.clients)))
+                figures.setdefault("mix", []).append(measure(server.pid, base, plan_mix(writes, reads, args.clients)))
             print(f"  run {run + 1}/{args.runs}: " + ", ".join(f"{k} {v[-1]:.3f}" for k, v in figures.items()),
                   flush=True)
     finally:

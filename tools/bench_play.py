@@ -26,13 +26,12 @@ import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import httpx
 
 from app.bots.personas import PERSONAS
-from tools.bench import percentile, spawn
+from tools.bench import cpu_seconds, percentile, spawn
 
 TARGET = 2.0  # seconds: issue 17's "fully seated within 2 s of their creation"
 
@@ -117,15 +116,6 @@ def report(results: list[Seated], label: str, spread: float) -> str:
     return "\n".join(lines)
 
 
-def _cpu_seconds(pid: int) -> float:
-    """User + system CPU seconds of process `pid` so far (Linux `/proc`; 0 elsewhere)."""
-    try:
-        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    except OSError:
-        return 0.0
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def _wait_for_bots(base_url: str) -> None:
     """Until the filler has registered its first agents (the last one it registers is the sixth persona's second)."""
     last = f"/api/agents/{PERSONAS[-1].handle(2)}"
@@ -153,9 +143,9 @@ def main() -> None:
     process = spawn(database, args.port, bots=True, pool_max=args.pool_max)
     try:
         _wait_for_bots(f"http://127.0.0.1:{args.port}")
-        cpu_before = _cpu_seconds(process.pid)
+        cpu_before = cpu_seconds(process.pid)
         results = asyncio.run(run(f"http://127.0.0.1:{args.port}", args.tables, args.spread))
-        cpu = _cpu_seconds(process.pid) - cpu_before
+        cpu = cpu_seconds(process.pid) - cpu_before
         print(f"server CPU during the run: {cpu:.2f} s (load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} "
               "cores)", flush=True)
     finally:

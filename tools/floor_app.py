@@ -24,7 +24,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import Body, FastAPI
-from sqlalchemy import Column, Integer, MetaData, String, Table, Text, bindparam, insert, select, update
+from sqlalchemy import Column, Integer, MetaData, String, Table, Text, bindparam, delete, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.sql.compiler import SQLCompiler
@@ -50,6 +50,8 @@ database = Database(os.environ.get("WODI_FLOOR_DATABASE_URL", "sqlite+aiosqlite:
 async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
     async with database.writer() as session:
         await (await session.connection()).run_sync(metadata.create_all)
+        await session.execute(delete(events))
+        await session.execute(delete(rows))
         await session.execute(insert(rows), [{"id": str(i), "seq": 0, "state": "{}"} for i in range(TABLES)])
     yield
     await database.dispose()
