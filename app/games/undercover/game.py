@@ -15,6 +15,8 @@ from app.games.undercover.transitions import PK_CONCEDED, SPEECHES_DONE, DebateR
 from app.games.undercover.whisper import whisper
 from app.games.undercover.wordpairs import default_library
 
+default_library()  # a bad word library fails at start-up, listing every problem (not the first match's deal)
+
 GAME: KitGame[MatchState, Step] = build(GameDef(
     name="undercover", config=UndercoverConfig, state=MatchState, seat_model=Player, step=Step, errors=ERRORS,
     snapshot=view.UndercoverSnapshot, secret_fields=("wordpair",), sides=("civilian", "undercover", "blank"),

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -212,3 +214,15 @@ def test_clue_length_and_charset(tmp_path: Path) -> None:
     for clue in ("'好'", "'一二三四五六七八九十百千万'", "'abc字'"):
         assert reported(problems, "'猫'", f"clue {clue} must be 2-12 CJK characters"), problems
     assert reported(problems, "'猫'", "clue '日常可见' is repeated")
+
+
+def test_a_bad_library_stops_the_game_loading_at_start_up() -> None:
+    """The server refuses to start on a library with problems (not a 500 at the first match): loading the game
+    loads the library. Run in a fresh interpreter, with the shipped directory pointed at the bad fixtures."""
+    code = (f"import app.games.undercover.wordpairs as w, pathlib; w.DEFAULT_DIRECTORY = pathlib.Path({str(BAD)!r}); "
+            "import app.games.undercover.game")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parents[3], check=False)
+    assert done.returncode != 0
+    assert "invalid word-pair library" in done.stderr
+    assert all(problem in done.stderr for problem in validate_library(BAD))
