@@ -48,7 +48,6 @@ from app.services.platform.leader import run_as_leader
 from app.settings import Settings, get_settings
 
 BOT_FILLER_LOCK = 0x57_0D_1B_07  # advisory-lock key of the lobby bot filler
-BOT_RESERVE = 4  # idle official bots per persona kept registered ahead of demand (within WODI_BOT_POOL_MAX)
 BOTS_RESTART_AFTER = 1.0  # seconds before a bots process that exited is started again
 log = logging.getLogger("wodi.bots")
 
@@ -142,11 +141,12 @@ async def _fill_lobby(settings: Settings, runtime: Runtime) -> None:
     """The official bots, as protocol clients of this server over HTTP (one process at a time runs them), woken
     by the lobby key of this process's notifier when a room is to be filled at once."""
     from app.bots.llm import LLMBrain
+    from app.bots.pool import RESERVE
     from app.bots.runner import LobbyFiller
 
     filler = LobbyFiller(settings.bot_base_url or f"http://127.0.0.1:{settings.port}", settings.official_bot_key,
                          settings.bot_fill_after, llm=LLMBrain.from_settings(settings),
-                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=BOT_RESERVE,
+                         pool_max=settings.bot_pool_max, wake=LobbyWake(runtime.notifier), reserve=RESERVE,
                          showcase=settings.showcase)
     await filler.start()
     runtime.bots = filler
@@ -161,9 +161,11 @@ async def _bots_process(settings: Settings) -> None:
     """The official bots in a child process of their own (`python -m app.bots --wake --with-parent`), off this
     process's event loop; started again if it exits. It reads the same environment, and exits when this process
     does (the end of its stdin closes, even on SIGKILL)."""
+    from app.bots.pool import RESERVE
+
     args = [sys.executable, "-m", "app.bots", "--base-url", settings.bot_base_url or f"http://127.0.0.1:{settings.port}",
             "--fill-after", str(settings.bot_fill_after), "--pool-max", str(settings.bot_pool_max),
-            "--reserve", str(BOT_RESERVE), "--wake", "--with-parent", *([] if settings.showcase else ["--no-showcase"])]
+            "--reserve", str(RESERVE), "--wake", "--with-parent", *([] if settings.showcase else ["--no-showcase"])]
     env = {**os.environ, "WODI_OFFICIAL_BOT_KEY": settings.official_bot_key}  # not on the command line (`ps`)
     while True:
         child = await asyncio.create_subprocess_exec(*args, stdin=asyncio.subprocess.PIPE, env=env)

@@ -18,6 +18,7 @@ import sys
 
 from app import logs
 from app.bots.llm import LLMBrain
+from app.bots.pool import RESERVE
 from app.bots.runner import LobbyFiller
 from app.bots.wake import HttpWake
 from app.settings import get_settings
@@ -33,7 +34,9 @@ def main(argv: list[str] | None = None) -> None:
                         help="seconds a room waits before bots join (default %(default)s)")
     parser.add_argument("--pool-max", type=int, default=settings.bot_pool_max,
                         help="official bot agents per persona at most (default %(default)s)")
-    parser.add_argument("--reserve", type=int, default=0, help="idle bots per persona kept registered ahead")
+    parser.add_argument("--reserve", type=int, default=RESERVE,
+                        help="idle bots per persona kept registered ahead of demand (default %(default)s, as the "
+                             "server's own bots process)")
     parser.add_argument("--think", type=float, default=1.0, help="seconds a bot pauses before acting (max)")
     parser.add_argument("--no-showcase", action="store_true", help="open no showcase match (also WODI_SHOWCASE)")
     parser.add_argument("--no-llm", action="store_true", help="rule brain only, even if WODI_LLM_BASE_URL is set")

@@ -25,6 +25,7 @@ from app.bots.player import error_code
 log = logging.getLogger("app.bots")
 
 FATAL_REGISTRATION = ("official_bot_disabled", "invalid_official_bot_key")
+RESERVE = 4  # idle official bots per persona kept registered ahead of demand at rest (within the pool's limit)
 RESERVE_DECAY = 120.0  # seconds without a room going short before the reserve halves
 
 
