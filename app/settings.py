@@ -38,7 +38,10 @@ class Settings(BaseSettings):
     longpoll_max_wait: float = Field(30.0, ge=0, le=30)
     """Cap (seconds, ≤ 30) on the `wait` of long-polls."""
     db_pool_size: int = Field(20, ge=1)
-    """Database connections kept open per process (a fixed pool: no extra connections under bursts)."""
+    """Database connections kept open per process (a fixed pool: no extra connections under bursts). On PostgreSQL
+    each process also holds its LISTEN connection and its writers-lock connection, and the process running the
+    official bots one more (the other processes open and close one every few seconds to ask for it): plan for
+    processes × (pool + 3) within the server's `max_connections`."""
     rate_limit_enabled: bool = True
     """Turn all rate limits on or off."""
     rate_limit_writes_per_minute: int = Field(240, ge=1)
@@ -61,7 +64,8 @@ class Settings(BaseSettings):
     return_to_hosts: str = "localhost,127.0.0.1,clawdchat.cn,www.clawdchat.cn"
     """Comma-separated exact hosts allowed for the claim `return_to` (our own host is always allowed)."""
     provider_allowlist: str = ""
-    """Comma-separated `X-Provider-Id` values accepted; others get 403 `provider_not_allowed`. Empty: any."""
+    """Comma-separated `X-Provider-Id` values accepted; a request naming another gets 403 `provider_not_allowed`,
+    one without the header is accepted (it comes from no proxy). Empty: any."""
     trusted_proxies: str = ""
     """Comma-separated IP addresses or networks of reverse proxies whose `X-Forwarded-For` names the client for per-IP
     limits (the right-most hop they did not add). Empty: the socket's peer is the client, whatever the header says."""
@@ -82,12 +86,16 @@ class Settings(BaseSettings):
     bot_fill_after: float = Field(20.0, ge=0)
     """Seconds a waiting room waits before bots fill it (quick-start rooms: none)."""
     bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them
-    """Official bot agents per persona at most; the pool grows to it as tables need bots."""
+    """Official bot agents per persona at most; the pool grows to it as tables need bots. The server reads it too
+    (how many bot seats quick starts may take): with the bots on another machine, set it the same on both."""
     showcase: bool = True
     """While no public match is live, the official bots play a showcase match (the installed games in turn, short
-    tables, never rated), featured at the top of the lobby; `false` turns it off. Needs `bots_enabled`."""
+    tables, never rated), featured at the top of the lobby; `false` turns it off. The server refuses a showcase
+    when its own value is `false`, and the bots ask for one only when theirs is `true`: with the bots on another
+    machine, set it the same on both."""
     bot_base_url: str = ""
-    """Where the in-process bots reach the API; empty: `http://127.0.0.1:$WODI_PORT`."""
+    """Where the official bots reach the API (on the server's loop, in its child process, or `python -m app.bots`
+    run by hand); empty: `http://127.0.0.1:$WODI_PORT`."""
     quick_start_bots_per_client: int = Field(10, ge=1)
     """One client's share of the bots: the bot seats its live quick starts may hold at once (one table always fits);
     over it `POST /api/play` answers 429 `quick_start_limit`."""
