@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from app.protocol.registry import AnyGame
+from app.protocol.registry import AnyGame, hidden_events
 from app.protocol.viewer import Viewer, can_see, capabilities, is_god
 
 
@@ -39,8 +39,12 @@ class MatchView:
 
 
 def visible_events(game: AnyGame, state: Any, viewer: Viewer, status: str,
-                   events: Sequence[dict[str, Any]], *, live_god: bool = True) -> list[dict[str, Any]]:
-    """The events of `events` this viewer may see, in log order."""
+                   events: Sequence[dict[str, Any]], *, live_god: bool = True,
+                   hidden: frozenset[str] = frozenset()) -> list[dict[str, Any]]:
+    """The events of `events` this viewer may see, in log order; none of the `hidden` types (the room's
+    `registry.hidden_events`), whoever the viewer."""
+    if hidden:
+        events = [e for e in events if e["type"] not in hidden]
     if is_god(viewer, status, live_god=live_god):
         return list(events)
     roles = game.role_set(state, viewer.seat) if viewer.seat is not None else frozenset()
@@ -53,7 +57,8 @@ def snapshot(game: AnyGame, view: MatchView, state: Any, viewer: Viewer,
              events: Sequence[dict[str, Any]]) -> dict[str, Any]:
     """`GET /api/matches/{id}` for one viewer (spec §2.4)."""
     god = is_god(viewer, view.status, live_god=view.live_god)
-    seen = visible_events(game, state, viewer, view.status, events, live_god=view.live_god)
+    seen = visible_events(game, state, viewer, view.status, events, live_god=view.live_god,
+                          hidden=hidden_events(game, view.config))
     players = game.players_view(state, god=god)
     for player in players:
         player["is_official"] = player["seat"] in view.official_seats
@@ -91,7 +96,8 @@ def events_page(game: AnyGame, view: MatchView, state: Any, viewer: Viewer, sinc
                 events: Sequence[dict[str, Any]], limit: int = 100) -> dict[str, Any]:
     """`GET /api/matches/{id}/events` for one viewer: visible events after `since`, at most `limit`."""
     later = [e for e in events if e["seq"] > since]
-    seen = visible_events(game, state, viewer, view.status, later, live_god=view.live_god)[:limit]
+    seen = visible_events(game, state, viewer, view.status, later, live_god=view.live_god,
+                          hidden=hidden_events(game, view.config))[:limit]
     return {
         "match_id": view.match_id,
         "since": since,

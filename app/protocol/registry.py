@@ -260,6 +260,24 @@ class QuickStarts(Protocol):
 
 
 @runtime_checkable
+class HidesEvents(Protocol):
+    """An optional member (docs/design/decisions.md D1: defaults are the protocol): the event types a room keeps out
+    of every view because the protocol does not name them and the room's config did not ask for them. They are
+    stored, counted and folded into the game's record as ever; no viewer is shown them, as no viewer is shown
+    another seat's private event (a reader's `seq` skips them the same way)."""
+
+    def hidden_events(self, config: Mapping[str, Any]) -> frozenset[str]:
+        """The hidden event types of a room with this stored config."""
+        ...
+
+
+def hidden_events(game: AnyGame, config: Mapping[str, Any]) -> frozenset[str]:
+    """`game.hidden_events(config)`, or none when the game declares no such member."""
+    hide = getattr(game, "hidden_events", None)
+    return hide(config) if hide is not None else frozenset()
+
+
+@runtime_checkable
 class SeatFigures(Protocol):
     """An optional member for benchmark reports (issue 30): the figures the game measures of one seat's play, as
     the literature reports them for this game (e.g. how often its votes found the other side). The report averages

@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.api.helpers import assert_error
+from tests.api.spec_client import check_event, check_snapshot
 from tests.api.table import Table, lowest_other
 
 
@@ -151,6 +152,40 @@ async def play_through_timeouts(client: httpx.AsyncClient) -> None:
     assert any(e["type"] == "vote_warning" for e in log)
     assert any(e["type"] == "round_resolved" for e in log)
     assert snap["status"] == "finished"
+    # A room of the protocol's own config (decisions D1): through every timeout, no viewer — each seat, and
+    # everyone after the end, when all get the god view — reads an event the protocol does not name.
+    for seat in (None, *range(4)):
+        for event in await table.events(seat):
+            check_event(event)
+        check_snapshot(await table.snap(seat))
+
+
+async def test_detailed_events_show_who_did_not_vote(client: httpx.AsyncClient) -> None:
+    """`detailed_events` asks for the public events the protocol does not name: the abstainers of a vote that timed
+    out. Without it the same abstention is in the record (the round resolves on the votes cast) but in no view."""
+    for detailed in (True, False):
+        table = Table(client, 4, vote_timeout=1, detailed_events=detailed)
+        await table.open()
+        for _ in range(4):
+            snap = await table.snap(0)
+            assert snap["phase"] == "speak_round_1"
+            speaker = snap["current_speaker_seat"]
+            assert (await table.act(speaker, {"type": "speak", "text": f"{speaker}号：很常见的东西"})).status_code == 200
+        await table.act(1, {"type": "vote", "target_seat": 2})  # the only vote: the other three abstain
+        snap = await table.snap(0, wait=10, wait_for="phase_changed")
+        for _ in range(10):
+            if not snap["phase"].startswith("vote"):
+                break
+            snap = await table.snap(0, wait=10, wait_for="phase_changed")
+        resolved = [e for e in await table.events() if e["type"] == "round_resolved"]
+        assert resolved and resolved[0]["eliminated_seat"] == 2
+        for seat in (None, 0):
+            abstained = [e for e in await table.events(seat) if e["type"] == "vote_abstained"]
+            if detailed:
+                assert [e["seats"] for e in abstained] == [[0, 2, 3]]
+            else:
+                assert abstained == []
+                assert all(e["type"] != "vote_abstained" for e in (await table.snap(seat))["public_log"])
 
 
 async def test_concede_on_turn_and_at_end(client: httpx.AsyncClient) -> None:

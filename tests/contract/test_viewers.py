@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 
 from app.protocol.projection import MatchView, events_page, snapshot
+from app.protocol.registry import hidden_events
 from app.protocol.viewer import Viewer
 from tests.contract.fixture import FIXTURES, Fixture
 from tests.contract.play import Table
@@ -26,7 +27,7 @@ from tests.contract.play import Table
 def _view(table: Table) -> MatchView:
     summary = table.game.summary(table.state)
     return MatchView(match_id="m", game=table.fixture.name, status=summary["status"], phase=summary["phase"],
-                     config={}, created_at="t", invite_url="u", seats_open=0, events_total=len(table.events),
+                     config=table.game.config_to_json(table.config), created_at="t", invite_url="u", seats_open=0, events_total=len(table.events),
                      official_seats=frozenset())
 
 
@@ -57,16 +58,18 @@ class Checker:
         table, game, events = self.table, self.table.game, self.table.events
         view = _view(table)
         over = view.status in ("finished", "aborted")
+        # What any viewer may be shown: the log less the types the room keeps out of every view (decisions D1).
+        shown = [e for e in events if e["type"] not in hidden_events(game, view.config)]
         anonymous = snapshot(game, view, table.state, Viewer("anonymous"), events)
         spectator = snapshot(game, view, table.state, Viewer("spectator"), events)
-        assert len(spectator["public_log"]) + len(spectator["spectator_log"]) == len(events)
+        assert len(spectator["public_log"]) + len(spectator["spectator_log"]) == len(shown)
         assert "you" not in anonymous
         if over:
             page = events_page(game, view, table.state, Viewer("anonymous"), 0, events, limit=100_000)
-            assert [e["seq"] for e in page["events"]] == [e["seq"] for e in events]
+            assert [e["seq"] for e in page["events"]] == [e["seq"] for e in shown]
             assert anonymous["players"] == spectator["players"]
         else:
-            assert anonymous["public_log"] == [e for e in events if e["visibility"] == "public"]
+            assert anonymous["public_log"] == [e for e in shown if e["visibility"] == "public"]
             assert "spectator_log" not in anonymous or not anonymous["spectator_log"]
             assert not any(anonymous["viewer_capabilities"][f"can_see_{k}"] for k in game.secret_fields)
             assert [{k: v for k, v in row.items() if not k.startswith("is_")} for row in anonymous["players"]] \
@@ -80,7 +83,7 @@ class Checker:
             assert owner["viewer_capabilities"]["can_act"] is False
             assert _strip(agent) == _strip(owner)
             assert agent["you"]["seat"] == seat and agent["you"]["allowed_actions"] == table.allowed(seat)
-            expected = [e["seq"] for e in events if over or sees(table, seat, e["visibility"])]
+            expected = [e["seq"] for e in shown if over or sees(table, seat, e["visibility"])]
             seen = agent["public_log"] + agent["you"]["private_log"]
             assert sorted(e["seq"] for e in seen) == expected
             if over:

@@ -148,3 +148,6 @@ class GameDef(Generic[StateT, StepT]):
     `step.command`)."""
     quick_start: QuickStart | None = None
     rewrite: Rewrite | None = None
+    hidden_events: Callable[[Mapping[str, Any]], frozenset[str]] | None = None
+    """Stored config → the event types a room keeps out of every view (`registry.HidesEvents`): the game's events
+    the protocol does not name, unless the config asks for them. None: the game hides none."""

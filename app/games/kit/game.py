@@ -261,6 +261,14 @@ class _Content(KitGame[StateT, StepT]):
         return Join(name=name, display_name=display_name, avoid=tuple(sorted(recent)))
 
 
+class _Hides(KitGame[StateT, StepT]):
+    """`registry.HidesEvents`: events the protocol does not name stay out of the views of a room that did not ask."""
+
+    def hidden_events(self, config: Mapping[str, Any]) -> frozenset[str]:
+        assert self.d.hidden_events is not None
+        return self.d.hidden_events(config)
+
+
 class _QuickStarts(KitGame[StateT, StepT]):
     """`registry.QuickStarts`: a one-click start's form."""
 
@@ -313,10 +321,11 @@ def phase_tables(d: GameDef[Any, Any]) -> tuple[dict[str, Any], dict[Any, Any]]:
 
 def build(definition: GameDef[StateT, StepT]) -> KitGame[StateT, StepT]:
     """The `Game` of one definition, with each optional member (`registry.SeatFigures`, `RemembersContent`,
-    `QuickStarts`, `Rewrites`) exactly when the definition gives it."""
+    `QuickStarts`, `Rewrites`, `HidesEvents`) exactly when the definition gives it."""
     d = definition
     extras = [cls for cls, given in ((_Figures, d.seat_figures), (_Content, d.content_key),
-                                     (_QuickStarts, d.quick_start), (_Rewrites, d.rewrite)) if given is not None]
+                                     (_QuickStarts, d.quick_start), (_Rewrites, d.rewrite),
+                                     (_Hides, d.hidden_events)) if given is not None]
     if not extras:
         return KitGame(d)
     built = cast(type[KitGame[StateT, StepT]], type(f"{d.name.title()}Game", (*extras, KitGame), {}))

@@ -59,7 +59,8 @@ DEBATE_MAX_CHARS = 120
 """Characters (after trimming) of one debate message."""
 
 # The table extensions and their defaults: left out of `model_dump()` while at the default.
-EXTENSION_DEFAULTS: dict[str, Any] = {"host": "off", "debate_rounds": 0, "debate_timeout": 90, "recap": False}
+EXTENSION_DEFAULTS: dict[str, Any] = {"host": "off", "debate_rounds": 0, "debate_timeout": 90, "recap": False,
+                                      "detailed_events": False}
 
 
 def _bad(field: str, message: str) -> PydanticCustomError:
@@ -100,6 +101,9 @@ class UndercoverConfig(BaseModel):
     debate_timeout: int = Field(90, ge=10, le=600, description="extension: seconds per debate round")
     recap: bool = Field(False, description="extension: the finished result carries a recap; always on with host "
                         "or debate_rounds")
+    detailed_events: bool = Field(False, description="extension: two public events the protocol does not name — "
+                                  "vote_abstained (the seats that did not vote by the deadline) and votes_voided "
+                                  "(the votes for a seat that conceded mid-vote; its voters are asked again)")
 
     @property
     def table_extensions(self) -> bool:

@@ -15,6 +15,8 @@ from app.games.undercover.transitions import PK_CONCEDED, SPEECHES_DONE, DebateR
 from app.games.undercover.whisper import whisper
 from app.games.undercover.wordpairs import default_library
 
+DETAILED_EVENTS = frozenset({"vote_abstained", "votes_voided"})  # in views only with `detailed_events` (decisions D1)
+
 default_library()  # a bad word library fails at start-up, listing every problem (not the first match's deal)
 
 GAME: KitGame[MatchState, Step] = build(GameDef(
@@ -40,4 +42,5 @@ GAME: KitGame[MatchState, Step] = build(GameDef(
     content_key=lambda state: state.wordpair and wordpair_key(state.wordpair.civilian, state.wordpair.undercover),
     quick_start=QuickStart(UndercoverQuickStart, quick_config, quick_options),
     rewrite=Rewrite(recap_voice.source, recap_voice.rewrite),
+    hidden_events=lambda config: frozenset() if config.get("detailed_events") else DETAILED_EVENTS,
 ))

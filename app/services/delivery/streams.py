@@ -14,6 +14,7 @@ from typing import Any
 
 from app.protocol.errors import ApiError
 from app.protocol.projection import visible_events
+from app.protocol.registry import hidden_events
 from app.protocol.viewer import TERMINAL
 from app.services.delivery.notifier import RESYNC
 from app.services.match import seen
@@ -83,7 +84,9 @@ def _batch(shell: Shell, cached: CachedMatch, caller: Caller, since: int) -> lis
         # events read after the end (the end-of-game god view is `/events`' and the snapshot's to give).
         # A competitive match's spectator gets the god view only at the end (issue 19): not in a live feed.
         god_live = live_god(shell, cached.row["config"])
-        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after, live_god=god_live)[:PAGE]}
+        hidden = hidden_events(cached.game, cached.row["config"])
+        return {"events": visible_events(cached.game, cached.state, viewer, LIVE, after, live_god=god_live,
+                                         hidden=hidden)[:PAGE]}
 
     # Cached per (version, viewer, cursor): a crowd of streams at one cursor costs one filtering.
     events: list[dict[str, Any]] = cached.rendered(("stream", viewer, since), build)[0]["events"]

@@ -16,6 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.db.models import Decision
+from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import AnyGame
 from app.protocol.viewer import can_see
@@ -62,10 +63,10 @@ def refusal(code: str, message: str) -> dict[str, Any]:
 
 
 def _shown(events: Sequence[Mapping[str, Any]], seat: int, roles: Sequence[str], after: int,
-           upto: int) -> list[dict[str, Any]]:
-    """The events with `after < seq <= upto` the seat could see holding `roles`."""
+           upto: int, hidden: frozenset[str]) -> list[dict[str, Any]]:
+    """The events with `after < seq <= upto` the seat could see holding `roles` (none of the room's `hidden`)."""
     held = frozenset(roles)
-    return [dict(e) for e in events if after < e["seq"] <= upto
+    return [dict(e) for e in events if after < e["seq"] <= upto and e["type"] not in hidden
             and can_see(e["visibility"], god=False, seat=seat, roles=held)]
 
 
@@ -75,14 +76,17 @@ def _ts(event: Mapping[str, Any]) -> float | None:
 
 
 def trajectory(match_id: str, game: str, seat: int, rows: Sequence[Decision],
-               events: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+               events: Sequence[Mapping[str, Any]], config: Mapping[str, Any]) -> list[dict[str, Any]]:
     """One line per decision of `seat` (rows in order), each with the events it was shown since its previous
-    decision and `latency_s`: seconds from the later of its previous decision and the last event it was shown,
-    to this decision (None when it was shown nothing with a time)."""
+    decision (not the types the room with this stored `config` hides: `registry.hidden_events`) and `latency_s`:
+    seconds from the later of its previous decision and the last event it was shown, to this decision (None when
+    it was shown nothing with a time)."""
+    known = registry.get(game)
+    hidden = registry.hidden_events(known, config) if known is not None else frozenset()
     lines: list[dict[str, Any]] = []
     after, previous_at = 0, None
     for index, row in enumerate(r for r in rows if r.seat == seat):
-        shown = _shown(events, seat, row.roles, after, row.at_seq)
+        shown = _shown(events, seat, row.roles, after, row.at_seq, hidden)
         times = [t for t in (_ts(e) for e in shown) if t is not None] + ([previous_at] if previous_at else [])
         latency = round(max(0.0, row.at - max(times)), 3) if times else None
         lines.append({"match_id": match_id, "game": game, "seat": seat, "step": index, "by": row.by,

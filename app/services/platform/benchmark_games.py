@@ -74,7 +74,8 @@ async def facts(session: AsyncSession, bench: Benchmark, planned: PlannedGame, a
     played = agent_match.status == "finished" and bool(agent_match.result) and not stopped
     events = await match_repo.events_after(session, agent_match.match_id, 0, agent_match.events_total)
     mine = await decisions_repo.of_match(session, agent_match.match_id, seat)
-    lines = decisions.trajectory(agent_match.match_id, bench.game, seat, mine, events)
+    lines = decisions.trajectory(agent_match.match_id, bench.game, seat, mine, events,
+                                 agent_match.config)
     own = [row for row in mine if row.by == "agent"]
     fact = GameFacts(
         index=planned.index, side=planned.side, agent_won=_won(agent_match, seat) if played else None,

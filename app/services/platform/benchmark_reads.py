@@ -90,6 +90,6 @@ async def bundle(shell: Shell, benchmark_id: str, caller_agent_id: str | None) -
             events = await match_repo.events_after(session, match.match_id, 0, match.events_total)
             found = await decisions_repo.of_match(session, match.match_id, None if over else seats[link.idx])
             for seat in sorted({d.seat for d in found}):
-                for line in decisions.trajectory(match.match_id, match.game, seat, found, events):
+                for line in decisions.trajectory(match.match_id, match.game, seat, found, events, match.config):
                     lines.append({"benchmark_id": benchmark_id, "index": link.idx, **line})
     return iter(lines)

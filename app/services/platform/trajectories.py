@@ -36,4 +36,5 @@ async def of_match(shell: Shell, match_id: str, caller: Caller, seat: int | None
         events = await match_repo.events_after(session, match_id, 0, match.events_total)
         rows = await decisions_repo.of_match(session, match_id, seat)
     wanted = [seat] if seat is not None else sorted({row.seat for row in rows})
-    return [line for s in wanted for line in decisions.trajectory(match_id, match.game, s, rows, events)]
+    return [line for s in wanted for line in decisions.trajectory(match_id, match.game, s, rows, events,
+                                                                     match.config)]
