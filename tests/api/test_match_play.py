@@ -170,7 +170,8 @@ async def test_detailed_events_show_who_did_not_vote(client: httpx.AsyncClient) 
             snap = await table.snap(0)
             assert snap["phase"] == "speak_round_1"
             speaker = snap["current_speaker_seat"]
-            assert (await table.act(speaker, {"type": "speak", "text": f"{speaker}号：很常见的东西"})).status_code == 200
+            spoken = await table.act(speaker, {"type": "speak", "text": f"{speaker}号：很常见的东西"})
+            assert spoken.status_code == 200, spoken.text
         await table.act(1, {"type": "vote", "target_seat": 2})  # the only vote: the other three abstain
         snap = await table.snap(0, wait=10, wait_for="phase_changed")
         for _ in range(10):

@@ -27,8 +27,8 @@ from tests.contract.play import Table
 def _view(table: Table) -> MatchView:
     summary = table.game.summary(table.state)
     return MatchView(match_id="m", game=table.fixture.name, status=summary["status"], phase=summary["phase"],
-                     config=table.game.config_to_json(table.config), created_at="t", invite_url="u", seats_open=0, events_total=len(table.events),
-                     official_seats=frozenset())
+                     config=table.game.config_to_json(table.config), created_at="t", invite_url="u", seats_open=0,
+                     events_total=len(table.events), official_seats=frozenset())
 
 
 def sees(table: Table, seat: int, visibility: str) -> bool:
