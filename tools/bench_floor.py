@@ -42,10 +42,18 @@ def floor_server(port: int, database: str) -> subprocess.Popen[bytes]:
 
 
 def plan_mix(writes: int, reads: int, clients: int) -> list[list[str]]:
-    """Each client's requests in order: `writes` and `reads` spread evenly over the clients and within each."""
+    """Each client's requests in order: the requests dealt out evenly, each client's share of the writes in
+    proportion to its share of the requests, and its writes spread evenly among its reads (as a seat's actions
+    come between its long-polls)."""
     total = writes + reads
-    kinds = ["direct" if (i * writes) // total != ((i + 1) * writes) // total else "bare" for i in range(total)]
-    return [kinds[c::clients] for c in range(clients)]
+    sizes = [total // clients + (c < total % clients) for c in range(clients)]
+    plan: list[list[str]] = []
+    done_requests = done_writes = 0
+    for size in sizes:
+        mine = (done_requests + size) * writes // total - done_writes  # the writes due by the end of this share
+        done_requests, done_writes = done_requests + size, done_writes + mine
+        plan.append(["direct" if (i * mine) // size != ((i + 1) * mine) // size else "bare" for i in range(size)])
+    return plan
 
 
 async def send(base: str, plan: list[list[str]]) -> None:

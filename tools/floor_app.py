@@ -18,6 +18,7 @@ Routes (the `{key}` is one of ten rows, as ten tables):
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -31,6 +32,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 from sqlalchemy.sql.elements import ClauseElement
 
 from app.db.database import Database
+from app.main import GC_THRESHOLDS
 
 TABLES = 10
 metadata = MetaData()
@@ -53,6 +55,11 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await session.execute(delete(events))
         await session.execute(delete(rows))
         await session.execute(insert(rows), [{"id": str(i), "seq": 0, "state": "{}"} for i in range(TABLES)])
+    # As the server does once it has started (`app.main._tune_collector`): the collector's first generation less
+    # often, and what start-up built frozen out of its view.
+    gc.set_threshold(*GC_THRESHOLDS)
+    gc.collect()
+    gc.freeze()
     yield
     await database.dispose()
 
