@@ -86,7 +86,8 @@ class Checker:
             expected = [e["seq"] for e in shown if over or sees(table, seat, e["visibility"])]
             seen = agent["public_log"] + agent["you"]["private_log"]
             assert sorted(e["seq"] for e in seen) == expected
-            if over:
+            if over:  # §2.4.2: `none` once the match has ended, in every game
+                assert agent["you"]["next_action"] == "none", (seat, agent["you"]["next_action"])
                 whole = events_page(game, view, table.state, Viewer("player_owner", seat), 0, events, limit=100_000)
                 assert [e["seq"] for e in whole["events"]] == expected
                 continue

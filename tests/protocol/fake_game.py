@@ -95,7 +95,8 @@ def finish(step: Step[State], reason: str, *_: Any) -> None:
 
 def you(state: State, seat: int) -> dict[str, Any]:
     turn = state.status == "in_progress" and state.holder == seat and state.players[seat].alive
-    return {"role": state.players[seat].role, "your_turn": turn, "next_action": "pass_lantern" if turn else "wait"}
+    action = "pass_lantern" if turn else "none" if state.status in ("finished", "aborted") else "wait"
+    return {"role": state.players[seat].role, "your_turn": turn, "next_action": action}
 
 
 def allowed(state: State, seat: int) -> list[dict[str, Any]]:

@@ -8,11 +8,19 @@ from typing import Any
 from app.games.avalon.rules import KNOWS_EVIL, assassin_targets, knowledge, lady_targets, side
 from app.games.avalon.state import State
 from app.games.kit import KitSeat
+from app.games.kit.game import ENDED
+
+YOUR_TURN = frozenset({"propose", "speak", "vote", "quest", "lady", "assassinate"})
 
 
 def next_action(state: State, seat: int) -> str:
-    """propose, speak, vote, quest, lady, assassinate, confer (evil seats while the assassin chooses) or wait."""
-    if state.status != "in_progress" or not state.players[seat].alive:
+    """propose, speak, vote, quest, lady, assassinate, confer (evil seats while the assassin chooses) or wait;
+    `none` once the match is over (the protocol's value), `wait_for_next_phase` before it starts."""
+    if state.status in ENDED:
+        return "none"
+    if state.status != "in_progress":
+        return "wait_for_next_phase"
+    if not state.players[seat].alive:
         return "wait"
     phase, role = state.phase, state.role(seat)
     if phase == "propose" and seat == state.leader:
@@ -36,7 +44,7 @@ def you(state: State, seat: int) -> dict[str, Any]:
     action = next_action(state, seat)
     role = state.players[seat].role
     block: dict[str, Any] = {"role": role, "side": side(role) if role else None,
-                             "your_turn": action not in ("wait", "confer"), "next_action": action}
+                             "your_turn": action in YOUR_TURN, "next_action": action}
     if role is None:
         return block
     block.update(knowledge(state, seat))

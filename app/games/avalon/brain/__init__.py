@@ -38,7 +38,7 @@ def decide(snapshot: dict[str, Any], persona: str, rng: random.Random, *,
     you = snapshot.get("you") or {}
     offered = {row["type"]: row for row in you.get("allowed_actions") or []}
     action = you.get("next_action")
-    if not offered or action in (None, "wait"):
+    if not offered or action in (None, "wait", "wait_for_next_phase", "none"):
         return None
     if baseline:
         return random_player.decide(you, offered, rng)
