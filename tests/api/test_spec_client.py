@@ -5,7 +5,7 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.api.spec_client import NotInSpec, check_event, check_snapshot, play_default_game
+from tests.api.spec_client import NotInSpec, check_event, check_snapshot, play_default_game, register
 from tests.api.table import Table
 
 
@@ -50,3 +50,17 @@ async def test_the_checker_refuses_extensions(client: httpx.AsyncClient) -> None
         check_snapshot(snap)
     with pytest.raises(NotInSpec):
         check_event({"type": "last_words_posted", "visibility": "public"})
+
+
+async def test_an_aborted_room_stays_in_the_spec(client: httpx.AsyncClient) -> None:
+    """§4: `aborted` is a status; the phases name none, so the room keeps the phase it stopped in."""
+    host = await register(client)
+    created = await client.post("/api/matches", headers=host.headers, json={"game": "undercover"})
+    assert created.status_code == 201, created.text
+    match_id = created.json()["match_id"]
+    aborted = await client.post(f"/api/matches/{match_id}/abort", headers=host.headers)
+    assert aborted.status_code == 200, aborted.text
+    snap = await host.snapshot(match_id)  # the spec client's checks: status, phase, events
+    assert (snap["status"], snap["phase"]) == ("aborted", "waiting")
+    await host.read_events(match_id)
+    assert host.seen[-1]["type"] == "match_aborted"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -89,3 +90,28 @@ def test_0003_moves_the_side_counters_into_rows_and_back(database_url: str, tmp_
         back = asyncio.run(_run(url, "SELECT agent_id, wins_as_civilian, wins_as_undercover FROM agents "
                                      "ORDER BY agent_id"))
         assert back == [("ag_a", 3, 1), ("ag_b", 0, 2), ("ag_c", 0, 0)]
+
+
+def test_0016_gives_an_aborted_match_the_phase_it_stopped_in(database_url: str, tmp_path: Path) -> None:
+    with _scratch_database(database_url, tmp_path) as url:
+        config = _config(url)
+        command.upgrade(config, "0015_decision_due")
+        match = ("INSERT INTO matches (match_id, game, status, phase, config, state, version, events_total, n_players, "
+                 "seats_taken, created_at, updated_at, rated) VALUES (:id, 'undercover', :status, :phase, '{}', "
+                 ":state, 1, 1, 6, 6, '2026-11-01 00:00:00+00', '2026-11-01 00:00:00+00', false)")
+        event = ("INSERT INTO events (match_id, seq, type, visibility, body, created_at) VALUES (:id, :seq, "
+                 "'phase_started', 'public', :body, '2026-11-01 00:00:00+00')")
+        rows = (("m_never", "aborted", "aborted"), ("m_janitor", "aborted", "aborted"), ("m_done", "finished",
+                                                                                       "finished"))
+        asyncio.run(_run(url, *((match, {"id": id_, "status": status, "phase": phase,
+                                         "state": f'{{"phase": "{phase}", "seed": 7}}'})
+                                for id_, status, phase in rows),
+                         *((event, {"id": "m_janitor", "seq": seq, "body": f'{{"phase": "{phase}"}}'})
+                           for seq, phase in ((1, "speak_round_1"), (2, "vote_round_1"), (3, "speak_round_2")))))
+        command.upgrade(config, "0016_aborted_phase")
+        found = asyncio.run(_run(url, "SELECT match_id, phase, state FROM matches ORDER BY match_id"))
+        states = {id_: (phase, state if isinstance(state, dict) else json.loads(str(state)))
+                  for id_, phase, state in found}
+        assert states == {"m_done": ("finished", {"phase": "finished", "seed": 7}),
+                          "m_janitor": ("speak_round_2", {"phase": "speak_round_2", "seed": 7}),
+                          "m_never": ("waiting", {"phase": "waiting", "seed": 7})}

@@ -69,14 +69,14 @@ def seat_player(step: RoomStep, add: Callable[[int], object], name: str, display
 
 
 def abort(step: RoomStep, reason: AbortReason) -> None:
-    """Cancel a waiting room (the janitor, or a quick start's early end, may also clear a running one)."""
+    """Cancel a waiting room (the janitor, or a quick start's early end, may also clear a running one). The phase
+    stays where the match stopped: the protocol's phases have no `aborted` (§4), the status says it."""
     state = step.state
     if state.status == "finished":
         raise GameError("match_finished", "the match is over")
     if state.status != "waiting" and reason == "host_cancelled":
         raise GameError("match_not_waiting", "only a waiting match can be cancelled", status=state.status)
     state.status = "aborted"
-    state.phase = "aborted"
     step.stop_clock()
     state.result = {"winner_camp": None, "reason": reason, "summary": ABORT_SUMMARIES[reason]}
     step.emit("match_aborted", "public", reason=reason)

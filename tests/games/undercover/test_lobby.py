@@ -124,7 +124,7 @@ def test_abort_waiting_room() -> None:
     events = table.do(Abort(reason="host_cancelled"))
     assert table.types(events) == ["match_aborted"]
     assert events[0]["reason"] == "host_cancelled" and events[0]["visibility"] == "public"
-    assert table.state.status == table.state.phase == "aborted"
+    assert table.state.status == "aborted" and table.state.phase == "waiting"  # §4 names no phase `aborted`
     assert table.state.result == {"winner_camp": None, "reason": "host_cancelled",
                                   "summary": table.state.result["summary"]}  # type: ignore[index]
     again = apply(table.state, Abort(reason="host_cancelled"), now=T0 + 9)
