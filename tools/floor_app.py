@@ -61,6 +61,8 @@ async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
     gc.collect()
     gc.freeze()
     yield
+    async with database.writer() as session:  # leave the run's database as it was found (PostgreSQL: the bench's)
+        await (await session.connection()).run_sync(metadata.drop_all)
     await database.dispose()
 
 
