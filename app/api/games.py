@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Depends
 from pydantic import BaseModel, Field
 
+from app.api.deps import playing_agent
 from app.api.errors import responses
 from app.protocol import registry
 from app.protocol.registry import AnyGame
 
-router = APIRouter(prefix="/api", tags=["games"])
+router = APIRouter(prefix="/api", tags=["games"], dependencies=[Depends(playing_agent)])  # §15.8
 
 
 class GameInfo(BaseModel):
@@ -28,7 +29,8 @@ class GameList(BaseModel):
     games: list[GameInfo]
 
 
-@router.get("/games", response_model=GameList, summary="The games this server plays", responses=responses())
+@router.get("/games", response_model=GameList, summary="The games this server plays",
+            responses=responses("invalid_api_key"))
 async def list_games() -> dict[str, Any]:
     default = registry.default_name()
     installed = tuple((name, game) for name in registry.names() if (game := registry.get(name)) is not None)

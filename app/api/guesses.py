@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Depends, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
+from app.api.deps import OwnerIdDep, RuntimeDep, playing_agent, require_same_origin
 from app.api.errors import responses
 from app.services.rating import guesses as service
 
-router = APIRouter(prefix="/api", tags=["spectators"])
+router = APIRouter(prefix="/api", tags=["spectators"], dependencies=[Depends(playing_agent)])  # §15.8
 
 
 class GuessIn(BaseModel):
@@ -58,8 +58,8 @@ class ReadersBoard(BaseModel):
 
 
 @router.post("/matches/{match_id}/guesses", response_model=GuessOut, summary="Guess the hidden seats (spectators)",
-             responses=responses("login_required", "cross_origin", "guess_not_spectator", "match_not_found",
-                                 "match_not_in_progress", "invalid_guess"))
+             responses=responses("invalid_api_key", "login_required", "cross_origin", "guess_not_spectator",
+                                 "match_not_found", "match_not_in_progress", "invalid_guess"))
 async def guess(match_id: str, body: GuessIn, request: Request, runtime: RuntimeDep,
                 owner_id: OwnerIdDep) -> dict[str, Any]:
     require_same_origin(request, runtime)
@@ -67,12 +67,12 @@ async def guess(match_id: str, body: GuessIn, request: Request, runtime: Runtime
 
 
 @router.get("/matches/{match_id}/guesses", response_model=GuessList, summary="The guesses of a match",
-            responses=responses("match_not_found"))
+            responses=responses("invalid_api_key", "match_not_found"))
 async def guesses(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
     return await service.listing(runtime, match_id, owner_id)
 
 
 @router.get("/spectators/board", response_model=ReadersBoard, summary="The readers' board: spectators by points",
-            responses=responses())
+            responses=responses("invalid_api_key"))
 async def board(runtime: RuntimeDep, limit: Annotated[int, Query(ge=1, le=200)] = 20) -> dict[str, Any]:
     return {"readers": await service.board(runtime, limit)}

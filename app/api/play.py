@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import OwnerIdDep, PlayingAgentDep, ProviderDep, RuntimeDep, client_ip
+from app.api.deps import OwnerIdDep, PlayingAgentDep, ProviderDep, RuntimeDep, client_ip, playing_agent
 from app.api.errors import responses
 from app.api.match_schemas import PlayerInfo
 from app.api.schemas import DisplayName
@@ -16,7 +16,7 @@ from app.api.sitting import sitter_of
 from app.protocol import registry
 from app.services.match import quick_start
 
-router = APIRouter(prefix="/api/play", tags=["play"])
+router = APIRouter(prefix="/api/play", tags=["play"], dependencies=[Depends(playing_agent)])  # §15.8
 
 
 class QuickStart(BaseModel):
@@ -71,6 +71,7 @@ async def play(body: QuickStart, request: Request, runtime: RuntimeDep, provider
 
 
 @router.get("/{game}/options", response_model=PlayOptions, response_model_by_alias=True,
-            summary="The quick-start form: its choices' schema and defaults", responses=responses("invalid_config"))
+            summary="The quick-start form: its choices' schema and defaults",
+            responses=responses("invalid_api_key", "invalid_config"))
 async def play_options(game: str) -> dict[str, Any]:
     return quick_start.options(game)

@@ -5,17 +5,17 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Header
+from fastapi import APIRouter, Depends, Header
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.deps import RuntimeDep
+from app.api.deps import RuntimeDep, playing_agent
 from app.api.errors import responses
 from app.api.match_schemas import MatchSummary
 from app.protocol.errors import ApiError
 from app.services.identity.tokens import digest, digests_match
 from app.services.match import showcase as service
 
-router = APIRouter(prefix="/api/showcase", tags=["showcase"])
+router = APIRouter(prefix="/api/showcase", tags=["showcase"], dependencies=[Depends(playing_agent)])  # §15.8
 
 
 class ShowcaseNext(BaseModel):
@@ -47,14 +47,14 @@ class ShowcaseOpened(BaseModel):
 
 
 @router.get("", response_model=ShowcaseStatus, summary="The showcase: what is on, and what would come next",
-            responses=responses())
+            responses=responses("invalid_api_key"))
 async def showcase_status(runtime: RuntimeDep) -> dict[str, Any]:
     return await service.status(runtime)
 
 
 @router.post("", status_code=201, response_model=ShowcaseOpened, summary="Open a showcase (the official bots only)",
-             responses=responses("invalid_official_bot_key", "official_bot_disabled", "showcase_off", "showcase_busy",
-                                 "invalid_config", "already_in_match", "bots_unavailable"))
+             responses=responses("invalid_api_key", "invalid_official_bot_key", "official_bot_disabled", "showcase_off",
+                                 "showcase_busy", "invalid_config", "already_in_match", "bots_unavailable"))
 async def open_showcase(body: ShowcaseOpen, runtime: RuntimeDep,
                         official_key: Annotated[str | None, Header(alias="X-Official-Bot-Key")] = None,
                         ) -> dict[str, Any]:

@@ -15,6 +15,8 @@ from app.services.platform import tournament_reads as reads
 from app.services.platform import tournaments as service
 
 router = APIRouter(prefix="/api", tags=["tournaments"])
+# §15.8 on the reads (creating an event reads `Authorization` as the operator's token, not an agent's key).
+READS_A_KEY = [Depends(playing_agent)]
 
 
 def _agent(agent: Agent | None) -> Agent:
@@ -43,15 +45,16 @@ async def create(body: TournamentCreate, request: Request, runtime: RuntimeDep, 
     return view
 
 
-@router.get("/tournaments", response_model=TournamentList, summary="Upcoming, live and finished events",
-            responses=responses())
+@router.get("/tournaments", dependencies=READS_A_KEY, response_model=TournamentList,
+            summary="Upcoming, live and finished events", responses=responses("invalid_api_key"))
 async def listing(runtime: RuntimeDep, when: Annotated[Literal["upcoming", "live", "finished"] | None, Query(
         description="only upcoming (entry open), live or finished events")] = None) -> dict[str, Any]:
     return {"tournaments": await reads.listing(runtime, when)}
 
 
-@router.get("/tournaments/{tournament_id}", response_model=TournamentView, summary="An event: entrants, rounds, "
-            "tables, standings", responses=responses("tournament_not_found"))
+@router.get("/tournaments/{tournament_id}", dependencies=READS_A_KEY, response_model=TournamentView,
+            summary="An event: entrants, rounds, tables, standings",
+            responses=responses("invalid_api_key", "tournament_not_found"))
 async def get(tournament_id: str, runtime: RuntimeDep) -> dict[str, Any]:
     return await reads.view(runtime, tournament_id)
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 import httpx
 import pytest
@@ -160,3 +161,17 @@ async def test_an_invalid_bearer_is_refused_everywhere(client: httpx.AsyncClient
     response = await client.request(method, path, headers=bearer("ck_live_" + "z" * 43),
                                     json={"name": "never-made"} if method == "POST" else None)
     assert_error(response, 401, "invalid_api_key")
+
+
+async def test_every_api_read_refuses_an_invalid_bearer(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """identity.md §15.8: a present but invalid Bearer on any endpoint, reads included → 401 `invalid_api_key`.
+    Every `GET` path under `/api` the app documents, with a made-up value in each path parameter."""
+    paths = sorted({re.sub(r"\{[^}]+\}", "zz9zz9zz", path) for path, operations in app.openapi()["paths"].items()
+                    if path.startswith("/api/") and "get" in operations})
+    assert len(paths) > 20
+    answered = {path: await client.get(path, headers=bearer("ck_live_" + "z" * 43)) for path in paths}
+    wrong = {path: (r.status_code, r.json().get("error") if r.headers.get("content-type", "").startswith(
+        "application/json") else r.text[:60]) for path, r in answered.items()
+        if (r.status_code, r.headers.get("content-type", "").startswith("application/json") and r.json().get("error"))
+        != (401, "invalid_api_key")}
+    assert not wrong, wrong
