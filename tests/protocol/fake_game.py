@@ -1,10 +1,9 @@
 """A small game that lives only in the test tree, to prove the seam: 提灯 (lantern), one kit definition.
 
-2–4 seats. When the table is full the seed picks one seat as the `keeper`; only the keeper learns the flame's
-colour (`private:role:keeper`), and each seat gets a greeting only it sees (`private:seat:N`). Then every seat in
-turn passes the lantern to another seat (`pass_lantern`, own error `lantern_to_self` with status 418 when it names
-itself). After one pass per seat the match ends: the keeper's side wins if the lantern ends in the keeper's hands,
-else the guests win. A turn left idle for `turn_timeout` seconds passes the lantern to the next seat."""
+2–4 seats. Once full, the seed picks a `keeper`; only the keeper learns the flame's colour (`private:role:keeper`),
+and each seat gets a greeting only it sees (`private:seat:N`). Then every seat in turn passes the lantern to another
+seat (`pass_lantern`; naming itself: its own error `lantern_to_self`, 418). After one pass per seat it ends: the
+keeper's side wins if the keeper ends holding it, else the guests. An idle turn (`turn_timeout`) passes it on."""
 
 from __future__ import annotations
 
@@ -95,7 +94,7 @@ def finish(step: Step[State], reason: str, *_: Any) -> None:
 
 def you(state: State, seat: int) -> dict[str, Any]:
     turn = state.status == "in_progress" and state.holder == seat and state.players[seat].alive
-    action = "pass_lantern" if turn else "none" if state.status in ("finished", "aborted") else "wait"
+    action = "pass_lantern" if turn else "none" if state.status in ("finished", "aborted") else "wait"  # §2.4.2
     return {"role": state.players[seat].role, "your_turn": turn, "next_action": action}
 
 

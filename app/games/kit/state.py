@@ -81,6 +81,9 @@ class _RoundTable(Protocol[PlayerT_co]):
     phase: str
 
     @property
+    def status(self) -> str: ...
+
+    @property
     def players(self) -> Sequence[PlayerT_co]: ...
 
 
@@ -98,8 +101,8 @@ class RoundTableMethods(Generic[PlayerT]):
 
     @property
     def stage(self: _RoundTable[PlayerT]) -> str:
-        """The phase without its round number."""
-        return self.phase.split("_round_")[0]
+        """The phase without its round number; `aborted` once aborted (the phase stays where the match stopped)."""
+        return "aborted" if self.status == "aborted" else self.phase.split("_round_")[0]
 
     def seat(self: _RoundTable[PlayerT], seat: int) -> PlayerT | None:
         """The player in `seat`, or None when there is no such seat."""

@@ -1,7 +1,8 @@
 """The state of one script_kill match: plain pydantic data, stored as JSON in the match row.
 
 `phase` is `waiting` (the gm_init stage: the room fills), then a sub-stage id of `stages.SUB_STAGES`
-(`script_handout` … `review`), then `finished` or `aborted`. The script itself is not copied into the state:
+(`script_handout` … `review`), then `finished`; an aborted match keeps the phase it stopped in (`stage` says
+`aborted`). The script itself is not copied into the state:
 `script_id` names the shipped package, which the rules load (read-only) when they need it.
 """
 
@@ -69,14 +70,16 @@ class MatchState(KitState[ScriptKillConfig, Player]):
 
     @property
     def stage_index(self) -> int:
-        """The sub-stage's number (0 while waiting, 11 for the review, 12 after the end)."""
-        if self.phase in INDEX:
+        """The sub-stage's number (0 while waiting, 11 for the review, 12 after the end or an abort)."""
+        if self.status != "aborted" and self.phase in INDEX:
             return INDEX[self.phase]
         return 0 if self.phase == "waiting" else len(SUB_STAGES)
 
     @property
     def stage(self) -> str:
         """The seed's code stage (prepare, opening, free_talk, search, action, vote, settlement, or the status)."""
+        if self.status == "aborted":
+            return "aborted"
         if self.phase in INDEX:
             return SUB_STAGES[INDEX[self.phase]].stage
         return "prepare" if self.phase == "waiting" else self.phase
