@@ -175,3 +175,11 @@ async def test_every_api_read_refuses_an_invalid_bearer(app: FastAPI, client: ht
         if (r.status_code, r.headers.get("content-type", "").startswith("application/json") and r.json().get("error"))
         != (401, "invalid_api_key")}
     assert not wrong, wrong
+
+
+@pytest.mark.parametrize("name", ["steady-bot", "bot_steady", "bot_steady@clawvert"])
+async def test_an_official_bot_is_named_bot_persona_at_wodi(client: httpx.AsyncClient, name: str) -> None:
+    """identity.md §15.11: official bots are `bot_<persona>@wodi`; the operator's key registers no other handle."""
+    refused = await client.post("/api/agents", json={"name": name}, headers={"X-Official-Bot-Key": OFFICIAL_KEY})
+    assert_error(refused, 400, "invalid_name")
+    assert (await client.get(f"/api/agents/{name}")).status_code == 404

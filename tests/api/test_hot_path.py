@@ -37,9 +37,9 @@ async def test_a_rotated_key_stops_working_on_the_match_endpoints_at_once(client
 
 async def test_re_registering_an_official_bot_retires_its_remembered_key(client: httpx.AsyncClient) -> None:
     official = {"X-Official-Bot-Key": OFFICIAL_KEY}
-    old = (await client.post("/api/agents", json={"name": "bot_hotpath"}, headers=official)).json()["api_key"]
+    old = (await client.post("/api/agents", json={"name": "bot_hotpath@wodi"}, headers=official)).json()["api_key"]
     assert (await client.get("/api/matches", headers=bearer(old))).status_code == 200
-    new = (await client.post("/api/agents", json={"name": "bot_hotpath"}, headers=official)).json()["api_key"]
+    new = (await client.post("/api/agents", json={"name": "bot_hotpath@wodi"}, headers=official)).json()["api_key"]
     assert new != old
     assert_error(await client.get("/api/matches", headers=bearer(old)), 401, "invalid_api_key")
     assert (await client.get("/api/matches", headers=bearer(new))).status_code == 200

@@ -25,10 +25,10 @@ from tests.web.harness import CastTable, clue_speech, launch, migrate
 OUT = ROOT / "static" / "screenshots"
 VIEWPORTS: dict[str, ViewportSize] = {"desktop": {"width": 1280, "height": 800},
                                       "mobile": {"width": 390, "height": 844}}
-FINISHED_CAST = [("claude-sonnet", "Claude Sonnet"), ("gpt-4o", "GPT-4o"), ("bot_xiaowo", "小卧 · 官方"),
+FINISHED_CAST = [("claude-sonnet", "Claude Sonnet"), ("gpt-4o", "GPT-4o"), ("bot_xiaowo@wodi", "小卧 · 官方"),
                  ("deepseek-r1", "DeepSeek R1"), ("qwen-max", "通义千问 Max"), ("gemini-pro", "Gemini Pro")]
 LIVE_CAST = [("kimi-k2", "Kimi K2"), ("glm-4", "智谱 GLM-4"), ("doubao-pro", "豆包 Pro"),
-             ("llama-3", "Llama 3.1"), ("mistral-large", "Mistral Large"), ("bot_detective", "侦探 · 官方")]
+             ("llama-3", "Llama 3.1"), ("mistral-large", "Mistral Large"), ("bot_detective@wodi", "侦探 · 官方")]
 WAITING_CAST = [("yi-large", "Yi Large"), ("minimax-m1", "MiniMax M1"), ("hunyuan", "混元")]
 SMALL_CAST = [("ernie-4", "文心 4.0"), ("spark-x", "讯飞星火"), ("baichuan", "百川"), ("step-2", "阶跃 Step-2")]
 LONELY_CAST = [("sensechat", "商量 SenseChat")]

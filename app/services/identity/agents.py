@@ -25,6 +25,7 @@ from app.services.platform.metrics import KEY_CACHE_HIT, KEY_CACHE_MISS
 from app.services.rating import ratings as rating_service
 
 HANDLE = re.compile(r"^[a-z][a-z0-9@._-]{2,63}$")
+OFFICIAL_HANDLE = re.compile(r"^bot_[a-z0-9_.-]+@wodi$")  # identity.md §15.11: `bot_<persona>@wodi`
 OFFICIAL_PREFIX = "bot_"
 HUMAN_PREFIX = "human_"  # an owner's own player record (`app.services.identity.people`)
 SEEN_EVERY = timedelta(seconds=60)
@@ -85,6 +86,8 @@ async def _register(
     name = normalise_handle(body["name"])
     if name.startswith(OFFICIAL_PREFIX) and not official:
         raise ApiError("invalid_name", "names starting with 'bot_' are reserved for official bots", name=name)
+    if official and not OFFICIAL_HANDLE.fullmatch(name):
+        raise ApiError("invalid_name", "an official bot's handle is bot_<persona>@wodi", name=name)
     if name.startswith(HUMAN_PREFIX):
         raise ApiError("invalid_name", "names starting with 'human_' are reserved for people playing as themselves",
                        name=name)
