@@ -140,9 +140,10 @@ async def concede(match_id: str, request: Request, runtime: RuntimeDep, provider
 
 @router.post("/{match_id}/abort", response_model=Aborted, summary="Host cancels a waiting match",
              responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting"))
-async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
+async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                 agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
-    caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
+    # The owner's cookie is read so that it is refused as the protocol says (403 owner_cannot_act), not unseen.
+    caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
     applied = await service.abort(runtime, match_id, caller)
     return {"match_id": match_id, "status": applied.match.status, "result": applied.match.result}
 
@@ -150,12 +151,12 @@ async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: 
 @router.post("/{match_id}/fill", response_model=Filling, summary="Host calls the official bots in for the open seats",
              responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting", "seats_left_for_players",
                                  "room_people_only", "bots_unavailable"))
-async def fill(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep,
+async def fill(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
     """The host (seat 0) of a waiting room asks the official bots to take every open seat now, instead of waiting
     `WODI_BOT_FILL_AFTER`: a room of friends starts with bots in the seats nobody took. The room must take agents
     and leave the bots no more seats than its `bot_seats` in the room list (a game may cap them)."""
-    caller = await _writer(runtime, agent, play_token, ip=client_ip(request))
+    caller = await _writer(runtime, agent, play_token, owner_id, client_ip(request))
     match = await quick_start.fill(runtime, match_id, caller)
     return {"match_id": match_id, "status": match.status, "fill_now": bool(match.fill_now),
             "seats_open": match.n_players - match.seats_taken}

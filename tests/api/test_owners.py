@@ -205,3 +205,23 @@ async def test_spectator_god_view_and_no_writes(client: httpx.AsyncClient) -> No
         assert_error(response, 401, "auth_required")
     mine = (await client.get("/api/my/matches", headers=jar(watcher))).json()
     assert mine == {"matches": []}
+
+
+async def test_the_hosts_owner_cannot_abort_or_fill_with_the_cookie(client: httpx.AsyncClient) -> None:
+    """§3.2 (SOCIAL): an owner's session never authorises a write — the host's abort and fill included: 403
+    `owner_cannot_act`, the room untouched (they answered 401 `auth_required`, as if no one had asked)."""
+    owner = await sign_up(client, "ivan")
+    host = await _claimed_agent(client, "ivan-host")
+    session_cookie = cookie_of(owner)
+    client.cookies.clear()
+    created = await client.post("/api/matches", json={"config": {"n_players": 4, "n_undercover": 1}},
+                                headers=bearer(host["api_key"]))
+    match_id = created.json()["match_id"]
+    for path in ("abort", "fill"):
+        response = await client.post(f"/api/matches/{match_id}/{path}", json={},
+                                     headers={**ORIGIN, **jar(session_cookie)})
+        assert_error(response, 403, "owner_cannot_act")
+    snap = (await client.get(f"/api/matches/{match_id}")).json()
+    assert snap["status"] == "waiting" and snap["events_total"] == 2
+    stranger = await client.post(f"/api/matches/{match_id}/abort", json={}, headers=ORIGIN)
+    assert_error(stranger, 401, "auth_required")
