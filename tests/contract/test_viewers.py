@@ -136,3 +136,12 @@ def test_viewer_layers(game: str, n: int) -> None:
     fixture = FIXTURES[game]
     config = fixture.configs[n % len(fixture.configs)]
     assert play_and_check(fixture, config, seed=20261202 + n) > 5
+
+
+@pytest.mark.parametrize("game", sorted(FIXTURES))
+def test_a_waiting_room_tells_its_host_to_wait(game: str) -> None:
+    """Before the start no game says the match is over (`none` is §2.4.2's value for an ended match)."""
+    fixture = FIXTURES[game]
+    table = Table(fixture, fixture.configs[0], seed=7, seats=1)
+    you = table.game.you_view(table.state, 0)
+    assert you["next_action"] != "none" and not you["your_turn"], you

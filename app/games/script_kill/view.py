@@ -94,10 +94,11 @@ def _power(state: MatchState, player: Player) -> dict[str, Any] | None:
 def next_action(state: MatchState, seat: int) -> str:
     """What the seat should send now: speak (its self_intro turn; once per discussion stage, then ready),
     investigate (searches left), vote, ready, or a wait (wait_for_speak_round, wait_for_vote_resolution,
-    wait_for_next_phase); `eliminated` after a concession, `none` when the match is not running."""
+    wait_for_next_phase); `eliminated` after a concession; before the start `wait_for_next_phase`, after the end
+    `none`."""
     player = state.players[seat]
     if state.status != "in_progress":
-        return "none"
+        return "wait_for_next_phase" if state.status == "waiting" else "none"
     if player.conceded:
         return "eliminated"
     if state.phase == "final_vote":
