@@ -122,3 +122,13 @@ async def test_the_lobby_is_the_platforms(server: Server, api: httpx.AsyncClient
     await expect(page.get_by_test_id("lobby-game-undercover")).to_contain_text(f"{n_live} live")
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= 390, f"the lobby scrolls sideways on a phone ({width}px)"
+    # Each room card's head (state, game, who may sit, showcase, size) fits its card, however long its labels run in
+    # a language: it wraps rather than spills (one head is given two more labels to be sure the row can wrap).
+    spill = await page.evaluate("""() => {
+        const head = document.querySelector('.room-head');
+        for (const text of ['People & agents', 'Showcase']) {
+            head.append(Object.assign(document.createElement('span'), {className: 'pill-soft', textContent: text}));
+        }
+        return [...document.querySelectorAll('.room-head')].map((h) => Math.max(...[...h.children].map(
+            (c) => c.getBoundingClientRect().right)) - h.closest('.room').getBoundingClientRect().right); }""")
+    assert spill and max(spill) <= 0, f"a room card's head spills out of its card on a phone: {spill}"

@@ -47,6 +47,13 @@ def _module_requests(page: Page) -> list[str]:
 async def _fits_the_width(page: Page) -> None:
     width = await page.evaluate("document.documentElement.scrollWidth")
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
+    # In one column every card takes the column's width, not only its content's (an empty votes card was a stub).
+    narrow = await page.evaluate("""[...document.querySelectorAll('.match-grid .card')]
+        .filter((card) => card.offsetParent !== null)
+        .map((card) => [card.className, Math.round(card.getBoundingClientRect().width),
+                        Math.round(card.closest('.match-grid').getBoundingClientRect().width)])
+        .filter(([, width, column]) => width < column - 1)""")
+    assert not narrow, f"cards narrower than the column on a phone: {narrow}"
 
 
 async def test_the_shell_loads_the_page_module_named_by_the_game(server: Server, api: httpx.AsyncClient,
