@@ -48,6 +48,8 @@ templates = Jinja2Templates(directory=ROOT / "templates")
 ANONYMOUS = Caller(agent=None, play_token=None)
 
 
+PLURAL = re.compile(r"\{(\w+)\|([^|{}]*)\|([^|{}]*)\}")  # `{n|vote|votes}` (`Texts.__call__`)
+
 def _when(value: str | datetime | None) -> datetime | None:
     return datetime.fromisoformat(value) if isinstance(value, str) else value
 
@@ -119,7 +121,9 @@ class Texts:
         return self.strings[key]
 
     def __call__(self, key: str, **values: Any) -> str:
-        return self.strings[key].format(**values)
+        """The string with its `{name}` slots filled; `{name|one|other}` is `one` when the value is 1, else `other`
+        (English plurals, as `static/js/dom.js` reads them)."""
+        return PLURAL.sub(lambda m: m[2] if values.get(m[1]) == 1 else m[3], self.strings[key]).format(**values)
 
 
 def _lang(request: Request) -> str:

@@ -24,13 +24,22 @@ export function append(el, children) {
 }
 
 // "{voter} 投给了 {target}" with nodes or strings for the placeholders → a list of nodes.
+// `{name}` is the value; `{name|one|other}` is `one` when the value is 1, else `other` (English plurals:
+// "{n} {n|vote|votes}"). The server's pages read the same syntax (`app/api/pages.py`, `Texts`).
+const SLOT = /\{(\w+)(?:\|([^|{}]*)\|([^|{}]*))?\}/g;
+
+function slot(values, key, one, other) {
+  const value = values[key];
+  if (one !== undefined) return Number(value) === 1 ? one : other;
+  return value === undefined || value === null ? "" : value;
+}
+
 export function fill(template, values = {}) {
   const out = [];
   let last = 0;
-  for (const match of template.matchAll(/\{(\w+)\}/g)) {
+  for (const match of template.matchAll(SLOT)) {
     if (match.index > last) out.push(template.slice(last, match.index));
-    const value = values[match[1]];
-    out.push(value === undefined || value === null ? "" : value);
+    out.push(slot(values, match[1], match[2], match[3]));
     last = match.index + match[0].length;
   }
   if (last < template.length) out.push(template.slice(last));
@@ -39,7 +48,7 @@ export function fill(template, values = {}) {
 
 // The same as fill, as a plain string (for titles and attributes).
 export function format(template, values = {}) {
-  return template.replace(/\{(\w+)\}/g, (_, key) => (values[key] === undefined ? "" : String(values[key])));
+  return template.replace(SLOT, (_, key, one, other) => String(slot(values, key, one, other)));
 }
 
 export function clear(el) {

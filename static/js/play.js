@@ -93,8 +93,10 @@ async function start() {
   let opts;
   try {
     opts = await options(boot.game);
-  } catch {
-    Object.assign(message, { hidden: false, textContent: T.err_network });
+  } catch (error) {
+    // The server answered (a game without a quick start: 422), or the network did not.
+    const text = error.status >= 400 && error.status < 500 ? T.play_no_quick_start : T.err_network;
+    Object.assign(message, { hidden: false, textContent: text });
     return;
   }
   const schema = opts.schema || opts.choices_schema || {};

@@ -26,7 +26,7 @@ export async function options(game) {
   const response = await fetch(`/api/play/${encodeURIComponent(game)}/options`, {
     credentials: "same-origin", headers: { Accept: "application/json" },
   });
-  if (!response.ok) throw new Error(`HTTP ${response.status}`);
+  if (!response.ok) throw Object.assign(new Error(`HTTP ${response.status}`), { status: response.status });
   return response.json();
 }
 

@@ -88,3 +88,11 @@ async def test_a_profile_and_the_lobby_show_each_games_parts(client: httpx.Async
     camp = final["result"]["winner_camp"]
     assert pages.game_strings("undercover")["en"][f"camp_{camp}"] in lobby.text
     assert f'<span class="w-uc">{pair["undercover"]}</span>' in lobby.text  # its room.html
+
+
+def test_english_strings_agree_with_their_number() -> None:
+    """`{n|one|other}` picks the singular for 1 (the pages and `static/js/dom.js` read the same syntax)."""
+    english, chinese = pages.Texts("en"), pages.Texts("zh")
+    assert [english("seats_open", n=n) for n in (1, 2, 0)] == ["1 seat open", "2 seats open", "0 seats open"]
+    assert english("game_waiting_n", n=1) == "1 room waiting"
+    assert chinese("seats_open", n=1) == "还差 1 人"

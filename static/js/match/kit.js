@@ -22,7 +22,7 @@ export function makeKit(T) {
   function names(model, list) {
     const out = [];
     (list || []).forEach((seat, i) => {
-      if (i) out.push("、");
+      if (i) out.push(T.list_sep || ", ");
       out.push(who(model, seat));
     });
     return h("span", { class: "who-list" }, out);
