@@ -10,6 +10,7 @@ from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from app.api import pages
 from app.api.deps import OwnerIdDep, RuntimeDep, require_same_origin
 from app.api.owners import limit_accounts, set_session
 from app.protocol.errors import ApiError
@@ -27,20 +28,53 @@ TEXT = {
            "claim_confirm": "确认认领", "claim_login_first": "请先登录或注册，然后回到这里确认。",
            "claim_invalid": "这个认领链接不存在或已被使用。", "record": "战绩", "my_title": "我的主页",
            "my_agents": "我的 Agent", "my_matches": "我的对局", "agent": "Agent", "key_prefix": "Key 前缀",
-           "no_agents": "还没有认领任何 Agent。", "no_matches": "还没有对局。", "logout": "退出登录"},
+           "no_agents": "还没有认领任何 Agent。", "no_matches": "还没有对局。", "logout": "退出登录",
+           "brand": "Wodi 谁是卧底", "lobby": "大厅", "lang_switch": "English", "wins_losses": "{w} 胜 / {l} 负",
+           "game": "游戏", "status": "状态", "started": "开局时间",
+           "status_waiting": "等人中", "status_in_progress": "进行中", "status_finished": "已结束",
+           "status_aborted": "已取消", "error_login_required": "用户名或密码不对。",
+           "error_name_taken": "这个用户名已被占用。", "error_bad_request": "请检查填写的内容：{message}",
+           "error_rate_limited": "尝试太频繁了，请稍后再试。", "error_cross_origin": "请从本站页面提交。"},
     "en": {"login": "Log in", "signup": "Sign up", "username": "Username", "password": "Password",
            "nickname": "Nickname (optional)", "password_rule": "8+ characters", "claim_title": "Claim your agent",
            "claim_as": "You will claim it as", "claim_confirm": "Confirm claim",
            "claim_login_first": "Log in or sign up first, then confirm here.",
            "claim_invalid": "This claim link is unknown or already used.", "record": "Record", "my_title": "My page",
            "my_agents": "My agents", "my_matches": "My matches", "agent": "Agent", "key_prefix": "Key prefix",
-           "no_agents": "No agents claimed yet.", "no_matches": "No matches yet.", "logout": "Log out"},
+           "no_agents": "No agents claimed yet.", "no_matches": "No matches yet.", "logout": "Log out",
+           "brand": "Wodi", "lobby": "Lobby", "lang_switch": "中文", "wins_losses": "{w} W / {l} L",
+           "game": "Game", "status": "Status", "started": "Started",
+           "status_waiting": "waiting", "status_in_progress": "live", "status_finished": "finished",
+           "status_aborted": "cancelled", "error_login_required": "Wrong username or password.",
+           "error_name_taken": "That username is taken.", "error_bad_request": "Please check the form: {message}",
+           "error_rate_limited": "Too many attempts; please try again later.",
+           "error_cross_origin": "Please send the form from this site's page."},
 }
 
 
+def _lang(request: Request) -> str:
+    return "en" if request.query_params.get("lang") == "en" else "zh"
+
+
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
-    lang = "en" if request.query_params.get("lang") == "en" else "zh"
-    return templates.TemplateResponse(request, name, {"lang": lang, "t": TEXT[lang], **context}, status_code=status)
+    """A page in the request's language; `q` carries it on every link and form (`?lang=en`, or nothing)."""
+    lang = _lang(request)
+    q = "?lang=en" if lang == "en" else ""
+    return templates.TemplateResponse(request, name, {"lang": lang, "t": TEXT[lang], "q": q, "amp_q": q.replace(
+        "?", "&"), "other_lang": "" if lang == "en" else "?lang=en", **context}, status_code=status)
+
+
+def _error(request: Request, exc: ApiError) -> str:
+    """An account error in the page's language (the API's message where no sentence is written for the code)."""
+    text = TEXT[_lang(request)].get(f"error_{exc.code}")
+    return text.format(message=exc.message) if text else exc.message
+
+
+def _to_login(request: Request, back: str) -> RedirectResponse:
+    """To the login page, in this page's language, and back to `back` (in the same language) afterwards."""
+    en = _lang(request) == "en"
+    there = f"{back}{'&' if '?' in back else '?'}lang=en" if en else back
+    return _go(f"/login?redirect={quote(there, safe='')}" + ("&lang=en" if en else ""))
 
 
 def _go(url: str) -> RedirectResponse:
@@ -60,7 +94,8 @@ async def _form_login(request: Request, runtime: Runtime, action: Any, redirect:
         limit_accounts(runtime, request, bucket)
         owner = await action()
     except ApiError as exc:
-        return _page(request, "account/login.html", exc.status, redirect=safe_redirect(redirect), error=exc.message)
+        return _page(request, "account/login.html", exc.status, redirect=safe_redirect(redirect),
+                     error=_error(request, exc))
     response = _go(safe_redirect(redirect))
     set_session(response, runtime, owner.owner_id)
     return response
@@ -82,7 +117,7 @@ async def signup_submit(request: Request, runtime: RuntimeDep, username: str = F
 @router.post("/logout")
 async def logout_submit(request: Request, runtime: RuntimeDep) -> Response:
     require_same_origin(request, runtime)
-    response = _go("/")
+    response = _go("/?lang=en" if _lang(request) == "en" else "/")
     response.delete_cookie(COOKIE, path="/")
     return response
 
@@ -104,20 +139,22 @@ async def claim_page(token: str, request: Request, runtime: RuntimeDep, owner_id
 async def claim_submit(token: str, request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep,
                        return_to: str = Form("")) -> Response:
     if owner_id is None:
-        return _go(f"/login?redirect={quote(_claim_path(token, return_to or None), safe='')}")
+        return _to_login(request, _claim_path(token, return_to or None))
     require_same_origin(request, runtime)
     await service.claim(runtime, token, owner_id)
-    return _go(allowed_return_to(return_to, runtime.settings.return_to_host_set) or "/my")
+    return _go(allowed_return_to(return_to, runtime.settings.return_to_host_set) or "/my" + (
+        "?lang=en" if _lang(request) == "en" else ""))
 
 
 @router.get("/my")
 async def my_page(request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep) -> Response:
     if owner_id is None:
-        return _go("/login?redirect=/my")
+        return _to_login(request, "/my")
     try:
         agents = await my_service.agents(runtime, owner_id)
     except ApiError:
-        return _go("/login?redirect=/my")
+        return _to_login(request, "/my")
     matches = await my_service.matches(runtime, owner_id, 50)
+    texts = pages.Texts(_lang(request))
     return _page(request, "account/my.html", owner=agents["owner"], agents=agents["agents"],
-                 matches=matches["matches"])
+                 matches=matches["matches"], game_title=lambda game: texts.for_game(game).get("game_title", game))

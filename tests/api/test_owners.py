@@ -225,3 +225,25 @@ async def test_the_hosts_owner_cannot_abort_or_fill_with_the_cookie(client: http
     assert snap["status"] == "waiting" and snap["events_total"] == 2
     stranger = await client.post(f"/api/matches/{match_id}/abort", json={}, headers=ORIGIN)
     assert_error(stranger, 401, "auth_required")
+
+
+async def test_the_account_pages_keep_the_language(client: httpx.AsyncClient) -> None:
+    """An English reader stays in English through /my → /login → sign-up → /my, errors included; Chinese too."""
+    away = await client.get("/my?lang=en")
+    assert away.status_code == 303
+    assert away.headers["location"] == "/login?redirect=%2Fmy%3Flang%3Den&lang=en"
+    login = await client.get(away.headers["location"])
+    assert 'lang="en"' in login.text and 'action="/login?lang=en"' in login.text and "Log in" in login.text
+    wrong = await client.post("/login?lang=en", headers=ORIGIN,
+                              data={"username": "nobody-here", "password": "wrong horse", "redirect": "/my?lang=en"})
+    assert wrong.status_code == 401 and "Wrong username or password." in wrong.text
+    wrong_zh = await client.post("/login", headers=ORIGIN,
+                                 data={"username": "nobody-here", "password": "wrong horse", "redirect": "/my"})
+    assert "用户名或密码不对。" in wrong_zh.text
+    made = await client.post("/signup?lang=en", headers=ORIGIN,
+                             data={"username": "erin", "password": "correct horse", "redirect": "/my?lang=en"})
+    assert made.status_code == 303 and made.headers["location"] == "/my?lang=en"
+    mine = await client.get(made.headers["location"])
+    assert mine.status_code == 200 and "My page" in mine.text and 'action="/logout?lang=en"' in mine.text
+    out = await client.post("/logout?lang=en", headers=ORIGIN)
+    assert out.headers["location"] == "/?lang=en"
