@@ -289,6 +289,10 @@ async def test_a_finished_match_shows_anchors_ending_and_review_in_english_on_a_
     pages.append(await _open_page(browser, f"{server.base_url}/match/{table.match_id}?lang=en", PHONE, mobile=True))
     page = pages[0].page
     await expect(page.locator("#match-title")).to_contain_text(EN["game_title"])
+    await expect(page.locator("#config-line")).to_contain_text(TINY["title"])  # the script's title, not its id
+    opened = page.locator('#stream .item[data-type="match_created"]')  # a sentence, not the raw event type
+    await expect(opened).to_have_count(1)
+    await expect(opened.locator("code")).to_have_count(0)
     bar = _tid(page, "sk-stage-bar")
     await expect(bar.locator("li.done")).to_have_count(12)
     await expect(_tid(page, "sk-countdown")).to_contain_text(EN["sk_stage_over"])

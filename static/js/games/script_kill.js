@@ -40,6 +40,7 @@ const SECONDS = {
 const ACT_OF = { prologue: [0, 1, 2], act1: [3, 4, 5], act2: [6, 7, 8], verdict: [9, 10, 11] };
 
 export default function scriptKill(kit) {
+  let scriptTitle = null; // the script's title (the snapshot's), for the config line
   const { T, h, fill, format, clear, seatLabel, avatar } = kit;
   const play = actionPanel(kit);
   const top = h("div", { class: "sk-board-body" });
@@ -396,7 +397,7 @@ export default function scriptKill(kit) {
 
     configLine(config) {
       return format(T.sk_config_line, { n: config.n_players || 6, timing: T[`sk_timing_${config.timing || "standard"}`] || config.timing,
-        script: config.script || "" });
+        script: scriptTitle || config.script || "" });
     },
 
     roundLabel(model) {
@@ -409,6 +410,7 @@ export default function scriptKill(kit) {
     },
 
     init(model, snap) {
+      scriptTitle = snap.script ? snap.script.title : null; // the config names the script by its id
       Object.assign(model, {
         config: { n_players: 6, ...snap.config }, // a script is written for six
         viewerSeat: snap.you ? snap.you.seat : null,

@@ -91,6 +91,7 @@ export function makeKit(T) {
 
   // Any event as "type · seat": what a game without a page module still shows.
   function raw(ev, model, round) {
+    if (ev.type === "match_created") return system(ev, round, T.ev_match_created, { name: who(model, 0) }, "quiet");
     const seat = ev.seat ?? ev.from_seat;
     return item(ev, round, "system raw", h("span", { class: "system-text" },
       h("code", { text: ev.type }), seat === undefined || seat === null ? null : who(model, seat),
