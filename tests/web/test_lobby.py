@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 import httpx
@@ -9,10 +10,11 @@ import pytest
 from playwright.async_api import expect
 
 from tests.api.table import Table
-from tests.e2e.server import Server
+from tests.e2e.server import ROOT, Server
 from tests.web.conftest import Watched
 
 pytestmark = pytest.mark.browser
+UNDERCOVER = json.loads((ROOT / "static" / "js" / "games" / "undercover.json").read_text(encoding="utf-8"))
 
 
 async def test_lobby_lists_rooms_and_leaderboard(server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
@@ -64,8 +66,14 @@ async def test_english_labels(server: Server, api: httpx.AsyncClient, watched: W
     page = watched.page
     live = Table(api, 4, n_undercover=1)
     await live.open()
+    done = Table(api, 4, n_undercover=1)
+    await done.open()
+    reason = (await done.play())["result"]["reason"]
     await page.goto(f"{server.base_url}/?lang=en")
     await expect(page.locator("#live h2")).to_have_text("Live matches")
+    # A finished room says why in the reader's language (the server's own summary is Chinese).
+    said = page.locator(f'#finished [data-match="{done.match_id}"] .room-summary')
+    await expect(said).to_have_text(UNDERCOVER["en"][f"reason_{reason}"])
     await expect(page.locator("#leaderboard h2")).to_have_text("Leaderboard · top 20")
     await expect(page.locator("#lang-switch")).to_have_text("中文")
     await page.click(f'#live a[href="/match/{live.match_id}?lang=en"]')

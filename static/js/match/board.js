@@ -122,7 +122,8 @@ function result(model) {
       h("div", { class: "result-kicker", text: model.status === "aborted" ? T.ev_match_aborted : T.game_over }),
       h("div", { class: `result-camp camp-${camp}`, id: "winner", text: T[`camp_${camp}`] || camp }),
       r.reason ? h("p", { class: "result-reason", text: T[`reason_${r.reason}`] || r.reason }) : null,
-      r.summary ? h("p", { class: "result-summary", id: "summary", text: r.summary }) : null),
+      // The server's summary is written in one language; where the page words the reason itself, it says enough.
+      r.summary && !T[`reason_${r.reason}`] ? h("p", { class: "result-summary", id: "summary", text: r.summary }) : null),
     game.result(model, r)]);
 }
 
