@@ -110,6 +110,8 @@ async def test_the_bots_open_a_showcase_when_nothing_is_live(on: FastAPI) -> Non
         rows = (await client.get("/api/agents", params={"limit": 100})).json()
         assert len(rows) == len(filler.agents)
         assert all(r["wins"] + r["losses"] == 0 for r in rows), "a showcase counts on no board"
+        seated = ended["players"][0]["name"]  # its row on a profile says it was the showcase (counted nowhere)
+        assert 'data-testid="history-showcase"' in (await client.get(f"/agents/{seated}")).text
         assert 'data-testid="lobby-featured"' not in (await client.get("/")).text
 
 
