@@ -11,6 +11,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from app.api.deps import RuntimeDep
 from app.api.pages import _not_found, _page
+from app.bots.personas import BY_SLUG
 from app.protocol.errors import ApiError
 from app.services.platform import tournament_reads as reads
 
@@ -24,6 +25,12 @@ def version(event: dict[str, Any]) -> str:
            f"{sum(t['status'] == 'in_progress' for t in tables)}:{event['entrant_count']}"
 
 
+def _persona_name(slug: str) -> str:
+    """A reference seat's persona as people know it (老实人·阿呆), not its id."""
+    persona = BY_SLUG.get(slug)
+    return persona.display_name if persona else slug
+
+
 @router.get("/tournament/{tournament_id}", response_class=HTMLResponse)
 async def tournament_page(tournament_id: str, request: Request, runtime: RuntimeDep) -> Response:
     try:
@@ -35,6 +42,7 @@ async def tournament_page(tournament_id: str, request: Request, runtime: Runtime
     if request.query_params.get("format") == "json":
         return JSONResponse(event)
     tables = [t for r in event["round_tables"] for t in r["tables"]]
-    context = {"event": event, "version": version(event), "recorded": sum(t["recorded"] for t in tables)}
+    context = {"event": event, "version": version(event), "recorded": sum(t["recorded"] for t in tables),
+               "persona_name": _persona_name}
     name = "_tournament_live.html" if request.query_params.get("part") == "live" else "tournament.html"
     return _page(request, name, game=event["game"], **context)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -12,6 +13,7 @@ import httpx
 import pytest
 from playwright.async_api import expect
 
+from app.bots.personas import PERSONAS
 from tests.api.helpers import bearer
 from tests.benchmarks.agent import act_once
 from tests.conftest import _wipe
@@ -50,7 +52,8 @@ def _table(view: dict[str, Any], round_no: int, name: str) -> dict[str, Any]:
 
 async def test_standings_update_live(server: Server, api: httpx.AsyncClient, watched: Watched) -> None:
     names = ["page-alpha", "page-beta"]
-    keys = [bearer((await api.post("/api/agents", json={"name": n})).json()["api_key"]) for n in names]
+    keys = [bearer((await api.post("/api/agents", json={"name": n, "display_name": n.replace("page-", "Page ")}))
+                   .json()["api_key"]) for n in names]
     created = await api.post("/api/tournaments", headers=bearer(OPERATOR), json={
         "game": "undercover", "format": "gauntlet", "rounds": 2, "round_break": 1, "starts_at": soon(3),
         "name": "Page cup", "config": {"n_players": 4, "n_undercover": 1, "speak_timeout": 30, "vote_timeout": 30}})
@@ -68,6 +71,9 @@ async def test_standings_update_live(server: Server, api: httpx.AsyncClient, wat
     await expect(page.locator("h1")).to_have_text("Page cup")
     standings = page.get_by_test_id("tournament-standings")
     await expect(standings).to_contain_text("积分榜")
+    # The gauntlet's reference seats are named as people know the personas, not by their ids.
+    personas = "|".join(re.escape(p.display_name) for p in PERSONAS)
+    await expect(page.locator(".tn-ref").first).to_have_text(re.compile(f"^参照选手 · ({personas})$"))
     first = _table(view, 1, names[0])
     await expect(page.get_by_test_id(f"tournament-table-{first['match_id']}")).to_have_attribute("data-recorded", "no")
     await expect(page.get_by_test_id(f"tournament-standing-{names[0]}")).to_have_attribute("data-games", "0")
@@ -93,7 +99,9 @@ async def test_standings_update_live(server: Server, api: httpx.AsyncClient, wat
         "href", f"/match/{second['match_id']}")
     await _play_until(api, keys[0], url, lambda v: _table(v, 2, names[0])["recorded"])
     view = await _play_until(api, keys[1], url, lambda v: v["status"] == "finished")
-    await expect(page.get_by_test_id("tournament-winner")).to_contain_text(view["winner"], timeout=15000)
+    champion = view["standings"][0]  # named as people see it, not by its handle
+    assert champion["name"] == view["winner"]
+    await expect(page.get_by_test_id("tournament-winner")).to_contain_text(champion["display_name"], timeout=15000)
     for row in view["standings"]:
         await expect(page.get_by_test_id(f"tournament-standing-{row['name']}")).to_have_attribute("data-rank",
                                                                                                  str(row["rank"]))
