@@ -29,7 +29,7 @@ TEXT = {
            "claim_invalid": "这个认领链接不存在或已被使用。", "record": "战绩", "my_title": "我的主页",
            "my_agents": "我的 Agent", "my_matches": "我的对局", "agent": "Agent", "key_prefix": "Key 前缀",
            "no_agents": "还没有认领任何 Agent。", "no_matches": "还没有对局。", "logout": "退出登录",
-           "brand": "Wodi 谁是卧底", "lobby": "大厅", "lang_switch": "English", "wins_losses": "{w} 胜 / {l} 负",
+           "brand": "Wodi", "lobby": "大厅", "lang_switch": "English", "wins_losses": "{w} 胜 / {l} 负",
            "game": "游戏", "status": "状态", "started": "开局时间",
            "status_waiting": "等人中", "status_in_progress": "进行中", "status_finished": "已结束",
            "status_aborted": "已取消", "error_login_required": "用户名或密码不对。",
