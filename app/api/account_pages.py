@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote
+from urllib.parse import quote, urlencode
 
 from fastapi import APIRouter, Form, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
@@ -60,8 +60,12 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
     """A page in the request's language; `q` carries it on every link and form (`?lang=en`, or nothing)."""
     lang = _lang(request)
     q = "?lang=en" if lang == "en" else ""
+    # The language switch keeps the page's other parameters (a login's `redirect`, a claim's `return_to`).
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"] + ([("lang", "en")] if lang == "zh"
+                                                                                      else [])
+    other = request.url.path + (f"?{urlencode(kept)}" if kept else "")
     return templates.TemplateResponse(request, name, {"lang": lang, "t": TEXT[lang], "q": q, "amp_q": q.replace(
-        "?", "&"), "other_lang": "" if lang == "en" else "?lang=en", **context}, status_code=status)
+        "?", "&"), "other_url": other, **context}, status_code=status)
 
 
 def _error(request: Request, exc: ApiError) -> str:
@@ -73,8 +77,12 @@ def _error(request: Request, exc: ApiError) -> str:
 def _to_login(request: Request, back: str) -> RedirectResponse:
     """To the login page, in this page's language, and back to `back` (in the same language) afterwards."""
     en = _lang(request) == "en"
-    there = f"{back}{'&' if '?' in back else '?'}lang=en" if en else back
-    return _go(f"/login?redirect={quote(there, safe='')}" + ("&lang=en" if en else ""))
+    return _go(f"/login?redirect={quote(_in_lang(request, back), safe='')}" + ("&lang=en" if en else ""))
+
+
+def _in_lang(request: Request, path: str) -> str:
+    """`path` in this page's language (a page to come back to after logging in)."""
+    return f"{path}{'&' if '?' in path else '?'}lang=en" if _lang(request) == "en" else path
 
 
 def _go(url: str) -> RedirectResponse:
@@ -132,7 +140,7 @@ async def claim_page(token: str, request: Request, runtime: RuntimeDep, owner_id
     agent, owner = await service.claim_page(runtime, token, owner_id)
     status = 200 if agent else 404
     return _page(request, "account/claim.html", status, agent=agent, owner=owner, token=token, return_to=return_to,
-                 login_redirect=_claim_path(token, return_to))
+                 login_redirect=_in_lang(request, _claim_path(token, return_to)))
 
 
 @router.post("/claim/{token}")

@@ -94,8 +94,8 @@ async function start() {
   try {
     opts = await options(boot.game);
   } catch (error) {
-    // The server answered (a game without a quick start: 422), or the network did not.
-    const text = error.status >= 400 && error.status < 500 ? T.play_no_quick_start : T.err_network;
+    // The server answered that this game has no quick start (422), or something else went wrong on the way.
+    const text = error.status === 422 ? T.play_no_quick_start : T.err_network;
     Object.assign(message, { hidden: false, textContent: text });
     return;
   }

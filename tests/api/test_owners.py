@@ -234,6 +234,8 @@ async def test_the_account_pages_keep_the_language(client: httpx.AsyncClient) ->
     assert away.headers["location"] == "/login?redirect=%2Fmy%3Flang%3Den&lang=en"
     login = await client.get(away.headers["location"])
     assert 'lang="en"' in login.text and 'action="/login?lang=en"' in login.text and "Log in" in login.text
+    # The language switch keeps where the login goes back to.
+    assert 'href="/login?redirect=%2Fmy%3Flang%3Den" id="lang-switch"' in login.text
     wrong = await client.post("/login?lang=en", headers=ORIGIN,
                               data={"username": "nobody-here", "password": "wrong horse", "redirect": "/my?lang=en"})
     assert wrong.status_code == 401 and "Wrong username or password." in wrong.text
@@ -247,3 +249,11 @@ async def test_the_account_pages_keep_the_language(client: httpx.AsyncClient) ->
     assert mine.status_code == 200 and "My page" in mine.text and 'action="/logout?lang=en"' in mine.text
     out = await client.post("/logout?lang=en", headers=ORIGIN)
     assert out.headers["location"] == "/?lang=en"
+
+
+async def test_an_english_claim_page_sends_its_reader_back_in_english(client: httpx.AsyncClient) -> None:
+    agent = await register(client, "claim-en")
+    token = agent["claim_url"].rsplit("/", 1)[1]
+    page = await client.get(f"/claim/{token}?lang=en")
+    assert page.status_code == 200 and 'lang="en"' in page.text
+    assert f'href="/login?redirect=/claim/{token}%3Flang%3Den&amp;lang=en"' in page.text

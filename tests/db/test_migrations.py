@@ -101,17 +101,26 @@ def test_0016_gives_an_aborted_match_the_phase_it_stopped_in(database_url: str, 
                  ":state, 1, 1, 6, 6, '2026-11-01 00:00:00+00', '2026-11-01 00:00:00+00', false)")
         event = ("INSERT INTO events (match_id, seq, type, visibility, body, created_at) VALUES (:id, :seq, "
                  "'phase_started', 'public', :body, '2026-11-01 00:00:00+00')")
+        other = ("INSERT INTO events (match_id, seq, type, visibility, body, created_at) VALUES (:id, :seq, :type, "
+                 "'public', :body, '2026-11-01 00:00:00+00')")
         rows = (("m_never", "aborted", "aborted"), ("m_janitor", "aborted", "aborted"), ("m_done", "finished",
-                                                                                       "finished"))
+                                                                                       "finished"),
+                ("m_script", "aborted", "aborted"), ("m_avalon", "aborted", "aborted"))
         asyncio.run(_run(url, *((match, {"id": id_, "status": status, "phase": phase,
                                          "state": f'{{"phase": "{phase}", "seed": 7}}'})
                                 for id_, status, phase in rows),
                          *((event, {"id": "m_janitor", "seq": seq, "body": f'{{"phase": "{phase}"}}'})
-                           for seq, phase in ((1, "speak_round_1"), (2, "vote_round_1"), (3, "speak_round_2")))))
+                           for seq, phase in ((1, "speak_round_1"), (2, "vote_round_1"), (3, "speak_round_2"))),
+                         (other, {"id": "m_script", "seq": 1, "type": "stage_changed",
+                                  "body": '{"sub_stage": "explore_r1"}'}),
+                         *((other, {"id": "m_avalon", "seq": seq, "type": kind, "body": "{}"})
+                           for seq, kind in ((1, "proposal_opened"), (2, "vote_opened"), (3, "player_conceded")))))
         command.upgrade(config, "0016_aborted_phase")
         found = asyncio.run(_run(url, "SELECT match_id, phase, state FROM matches ORDER BY match_id"))
         states = {id_: (phase, state if isinstance(state, dict) else json.loads(str(state)))
                   for id_, phase, state in found}
-        assert states == {"m_done": ("finished", {"phase": "finished", "seed": 7}),
+        assert states == {"m_avalon": ("vote", {"phase": "vote", "seed": 7}),
+                          "m_done": ("finished", {"phase": "finished", "seed": 7}),
                           "m_janitor": ("speak_round_2", {"phase": "speak_round_2", "seed": 7}),
-                          "m_never": ("waiting", {"phase": "waiting", "seed": 7})}
+                          "m_never": ("waiting", {"phase": "waiting", "seed": 7}),
+                          "m_script": ("explore_r1", {"phase": "explore_r1", "seed": 7})}

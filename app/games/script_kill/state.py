@@ -71,18 +71,22 @@ class MatchState(KitState[ScriptKillConfig, Player]):
     @property
     def stage_index(self) -> int:
         """The sub-stage's number (0 while waiting, 11 for the review, 12 after the end or an abort)."""
-        if self.status != "aborted" and self.phase in INDEX:
-            return INDEX[self.phase]
-        return 0 if self.phase == "waiting" else len(SUB_STAGES)
+        if self.at in INDEX:
+            return INDEX[self.at]
+        return 0 if self.at == "waiting" else len(SUB_STAGES)
+
+    @property
+    def at(self) -> str:
+        """The phase as the rules and views read it: `aborted` once aborted (the stored `phase` stays where the
+        match stopped, as the protocol's phases name no `aborted`)."""
+        return "aborted" if self.status == "aborted" else self.phase
 
     @property
     def stage(self) -> str:
         """The seed's code stage (prepare, opening, free_talk, search, action, vote, settlement, or the status)."""
-        if self.status == "aborted":
-            return "aborted"
-        if self.phase in INDEX:
-            return SUB_STAGES[INDEX[self.phase]].stage
-        return "prepare" if self.phase == "waiting" else self.phase
+        if self.at in INDEX:
+            return SUB_STAGES[INDEX[self.at]].stage
+        return "prepare" if self.at == "waiting" else self.at
 
     @property
     def round_no(self) -> int:

@@ -51,7 +51,7 @@ def public_fields(state: MatchState) -> dict[str, Any]:
                         "public": script.character(p.character).public}
                        for p in state.players if p.character is not None],
         "stage": state.stage,
-        "sub_stage": state.phase if state.phase in INDEX else ("gm_init" if state.phase == "waiting" else None),
+        "sub_stage": state.at if state.at in INDEX else ("gm_init" if state.at == "waiting" else None),
         "stage_index": index,
         "round_no": state.round_no,
         "stage_deadline_ts": state.deadline_ts,
@@ -60,8 +60,8 @@ def public_fields(state: MatchState) -> dict[str, Any]:
         "public_clues": [clue_record(script.clue(k)) for k in state.public_clues],
         "anchors": list(state.anchors),
         "speaker": state.speaker,
-        "vote_round": state.vote_round if state.phase == "final_vote" else None,
-        "vote_candidates": list(state.vote_candidates) if state.phase == "final_vote" else None,
+        "vote_round": state.vote_round if state.at == "final_vote" else None,
+        "vote_candidates": list(state.vote_candidates) if state.at == "final_vote" else None,
         "result": state.result if state.status in ("finished", "aborted") else None,
     }
     if state.ending is not None or state.status == "finished":
@@ -74,7 +74,7 @@ def public_fields(state: MatchState) -> dict[str, Any]:
 def god_fields(state: MatchState) -> dict[str, Any]:
     """God only: the culprit, the vote tally so far, and every seat's hand (items and clues)."""
     return {"culprit": state.script.culprit, "tally": state.tally + ([{"vote_round": state.vote_round, "votes": {
-                str(k): v for k, v in sorted(state.votes.items())}}] if state.phase == "final_vote" else []),
+                str(k): v for k, v in sorted(state.votes.items())}}] if state.at == "final_vote" else []),
             "hands": {str(p.seat): {"character": p.character, "items": list(p.items), "clues": list(p.clues)}
                       for p in state.players}}
 

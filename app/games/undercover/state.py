@@ -1,9 +1,9 @@
 """The state of one undercover match: plain pydantic data, stored as JSON in the match row.
 
-`phase` is `waiting`, `speak_round_N`, `vote_round_N`, `reveal_round_N`, `finished` or
-`aborted`; the spec's `dealing` is transient and never stored. `timer` is the next thing the
-scheduler must fire; its `token` comes from the monotonic `timer_tokens` counter, so a stale
-`Timeout` can never match a newer timer.
+`phase` is `waiting`, `speak_round_N`, `vote_round_N`, `reveal_round_N` or `finished` (an aborted match keeps
+the phase it stopped in); the spec's `dealing` is transient and never stored. `timer` is the next thing the
+scheduler must fire; its `token` comes from the monotonic `timer_tokens` counter, so a stale `Timeout` can
+never match a newer timer.
 """
 
 from __future__ import annotations

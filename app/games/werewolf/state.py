@@ -1,10 +1,10 @@
 """The state of one werewolf match: plain pydantic data, stored as JSON in the match row.
 
-`phase` is `waiting`, `night_round_N`, `hunter_round_N`, `last_words_round_N`, `speak_round_N`,
-`vote_round_N`, `finished` or `aborted`. `night` holds what the night roles did this night (god
-only); `pending` is the queue of dead seats that still act (the hunter's shot, last words).
-`timer` is the next thing the scheduler must fire; its `token` comes from the monotonic
-`timer_tokens` counter, so a stale `Timeout` never matches a newer timer.
+`phase` is `waiting`, `night_round_N`, `hunter_round_N`, `last_words_round_N`, `speak_round_N`, `vote_round_N`
+or `finished` (an aborted match keeps the phase it stopped in). `night` holds what the night roles did this
+night (god only); `pending` is the queue of dead seats that still act (the hunter's shot, last words). `timer`
+is the next thing the scheduler must fire; its `token` comes from the monotonic `timer_tokens` counter, so a
+stale `Timeout` never matches a newer timer.
 """
 
 from __future__ import annotations
