@@ -52,13 +52,9 @@ TEXT = {
 }
 
 
-def _lang(request: Request) -> str:
-    return "en" if request.query_params.get("lang") == "en" else "zh"
-
-
 def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTMLResponse:
     """A page in the request's language; `q` carries it on every link and form (`?lang=en`, or nothing)."""
-    lang = _lang(request)
+    lang = pages.lang_of(request)
     q = "?lang=en" if lang == "en" else ""
     # The language switch keeps the page's other parameters (a login's `redirect`, a claim's `return_to`).
     kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"] + ([("lang", "en")] if lang == "zh"
@@ -70,19 +66,19 @@ def _page(request: Request, name: str, status: int = 200, **context: Any) -> HTM
 
 def _error(request: Request, exc: ApiError) -> str:
     """An account error in the page's language (the API's message where no sentence is written for the code)."""
-    text = TEXT[_lang(request)].get(f"error_{exc.code}")
+    text = TEXT[pages.lang_of(request)].get(f"error_{exc.code}")
     return text.format(message=exc.message) if text else exc.message
 
 
 def _to_login(request: Request, back: str) -> RedirectResponse:
     """To the login page, in this page's language, and back to `back` (in the same language) afterwards."""
-    en = _lang(request) == "en"
+    en = pages.lang_of(request) == "en"
     return _go(f"/login?redirect={quote(_in_lang(request, back), safe='')}" + ("&lang=en" if en else ""))
 
 
 def _in_lang(request: Request, path: str) -> str:
     """`path` in this page's language (a page to come back to after logging in)."""
-    return f"{path}{'&' if '?' in path else '?'}lang=en" if _lang(request) == "en" else path
+    return f"{path}{'&' if '?' in path else '?'}lang=en" if pages.lang_of(request) == "en" else path
 
 
 def _go(url: str) -> RedirectResponse:
@@ -125,7 +121,7 @@ async def signup_submit(request: Request, runtime: RuntimeDep, username: str = F
 @router.post("/logout")
 async def logout_submit(request: Request, runtime: RuntimeDep) -> Response:
     require_same_origin(request, runtime)
-    response = _go("/?lang=en" if _lang(request) == "en" else "/")
+    response = _go(_in_lang(request, "/"))
     response.delete_cookie(COOKIE, path="/")
     return response
 
@@ -150,8 +146,7 @@ async def claim_submit(token: str, request: Request, runtime: RuntimeDep, owner_
         return _to_login(request, _claim_path(token, return_to or None))
     require_same_origin(request, runtime)
     await service.claim(runtime, token, owner_id)
-    return _go(allowed_return_to(return_to, runtime.settings.return_to_host_set) or "/my" + (
-        "?lang=en" if _lang(request) == "en" else ""))
+    return _go(allowed_return_to(return_to, runtime.settings.return_to_host_set) or _in_lang(request, "/my"))
 
 
 @router.get("/my")
@@ -163,6 +158,6 @@ async def my_page(request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep) -
     except ApiError:
         return _to_login(request, "/my")
     matches = await my_service.matches(runtime, owner_id, 50)
-    texts = pages.Texts(_lang(request))
+    texts = pages.Texts(pages.lang_of(request))
     return _page(request, "account/my.html", owner=agents["owner"], agents=agents["agents"],
                  matches=matches["matches"], game_title=lambda game: texts.for_game(game).get("game_title", game))

@@ -126,13 +126,14 @@ class Texts:
         return PLURAL.sub(lambda m: m[2] if values.get(m[1]) == 1 else m[3], self.strings[key]).format(**values)
 
 
-def _lang(request: Request) -> str:
+def lang_of(request: Request) -> str:
+    """The page's language: English with `?lang=en`, else Chinese (every HTML page, the account pages too)."""
     return "en" if request.query_params.get("lang") == "en" else "zh"
 
 
 def _page(request: Request, name: str, status: int = 200, game: str | None = None,
           **context: Any) -> HTMLResponse:
-    lang = _lang(request)
+    lang = lang_of(request)
     suffix = "?lang=en" if lang == "en" else ""
     base = {"lang": lang, "t": Texts(lang, game), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en"}
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
@@ -140,7 +141,7 @@ def _page(request: Request, name: str, status: int = 200, game: str | None = Non
 
 
 def _not_found(request: Request, message_key: str, **values: Any) -> HTMLResponse:
-    return _page(request, "not_found.html", 404, message=Texts(_lang(request))(message_key, **values))
+    return _page(request, "not_found.html", 404, message=Texts(lang_of(request))(message_key, **values))
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -182,8 +183,8 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
         return _not_found(request, "not_found_match", id=match_id)
     game = snap["game"]
     seats_for = await listing.seats_for(runtime, match_id)
-    boot = {"match_id": match_id, "lang": _lang(request), "page_module": page_module(game),
-            "t": Texts(_lang(request), game).strings, "seats_for": seats_for,
+    boot = {"match_id": match_id, "lang": lang_of(request), "page_module": page_module(game),
+            "t": Texts(lang_of(request), game).strings, "seats_for": seats_for,
             "bot_seats": bot_seats(game, snap.get("config") or {})}
     return _page(request, "match.html", game=game, snap=snap, boot=boot, seats_for=seats_for,
                  showcase=await listing.is_showcase(runtime, match_id))
@@ -194,7 +195,7 @@ async def play_form(request: Request) -> HTMLResponse:
     """The quick-start form (开一局): its fields come from `GET /api/play/{game}/options`, read by the page's script."""
     asked = request.query_params.get("game") or registry.default_name()
     game = asked if registry.get(asked) is not None else registry.default_name()
-    boot = {"game": game, "lang": _lang(request), "t": Texts(_lang(request), game).strings}
+    boot = {"game": game, "lang": lang_of(request), "t": Texts(lang_of(request), game).strings}
     return _page(request, "play.html", game=game, boot=boot)
 
 
