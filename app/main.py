@@ -122,7 +122,9 @@ def create_app(settings: Settings | None = None, *, tune_collector: bool = False
             await metrics_port.stop()
         await runtime.stop()
 
-    app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan)
+    traced = settings.opentelemetry
+    app = FastAPI(title="Wodi", version="1.0.0", description=DESCRIPTION, lifespan=lifespan,
+                  telemetry={"tracing": traced, "metrics": traced, "logs": traced})
     app.state.runtime = runtime
     app.add_middleware(HotPaths)  # innermost: an agent's snapshot, events and action, beneath the router
     app.add_middleware(IdempotencyGuard)  # it sees only bodies the edge guard has accepted

@@ -136,6 +136,9 @@ class Settings(BaseSettings):
     only on a local server."""
     metrics_host: str = "127.0.0.1"
     """The address `metrics_port` binds."""
+    opentelemetry: bool = False
+    """`true` lets FastAPI trace each request to the OpenTelemetry providers the process configures (such as
+    `opentelemetry-instrument`'s); off, a request skips the check for them."""
     operator_token: str = ""
     """The operator API (`/api/operator/…`, `python -m app.admin`) answers only to this bearer token; off when empty."""
 
