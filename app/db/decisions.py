@@ -6,7 +6,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
-from sqlalchemy import Table, bindparam, case, func, insert, select
+from sqlalchemy import Table, Text, bindparam, case, func, insert, select
+from sqlalchemy import cast as sql_cast
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db.matches import direct_statements
@@ -62,14 +63,19 @@ class Figures:
     spent: Spent | None
 
 
+def reported_usage() -> Any:
+    """A decision that reported usage. A decision without stores JSON `null`, which SQL's `IS NOT NULL` counts."""
+    return Decision.usage.is_not(None) & (sql_cast(Decision.usage, Text) != "null")
+
+
 def _figures_query() -> Any:
-    reported = Decision.usage.is_not(None)
+    reported = reported_usage()
     acted = func.sum(case((Decision.outcome.in_(("accepted", "refused")), 1), else_=0))
     turns = func.sum(case(((Decision.outcome == "accepted") & Decision.due, 1), else_=0))
     refusals = func.sum(case((Decision.outcome == "refused", 1), else_=0))
     spent = [func.sum(case((reported, column))) for column in
              (Decision.input_tokens, Decision.output_tokens, Decision.cost_usd)]
-    return (select(Decision.agent_id, acted, turns, refusals, func.count(Decision.usage), *spent)
+    return (select(Decision.agent_id, acted, turns, refusals, func.sum(case((reported, 1), else_=0)), *spent)
             .where(Decision.match_id == bindparam("match_id"), Decision.by == "agent", Decision.agent_id.is_not(None))
             .group_by(Decision.agent_id))
 

@@ -120,3 +120,14 @@ async def test_runs_are_rate_limited_per_agent(database_url: str) -> None:
         assert limited["detail"]["bucket"] == "benchmarks"
         assert (await client.post("/api/benchmarks", json=body, headers=second)).status_code == 201  # per agent
     await _wipe(database_url)
+
+
+async def test_matches_without_usage_are_not_counted_as_reported(client: httpx.AsyncClient) -> None:
+    """A decision that reported no usage stores JSON null, which is not SQL NULL: the profile's usage totals count
+    only matches in which the agent reported some (docs/agents/measure.md)."""
+    registered = await register(client, "bench-silent-usage")
+    key = bearer(registered["api_key"])
+    view = await agent.run(client, key, {"game": "undercover", "games": 2, "seed": 3}, seed=3, usage=None)
+    assert view["status"] == "finished" and view["report"]["usage"]["games"] == 0
+    profile = (await client.get(f"/api/agents/{registered['name']}")).json()
+    assert profile["usage"]["games"] == 0 and profile["usage"]["tokens_per_game"] is None
