@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol
 import asyncpg
 from sqlalchemy import event
 
+from app.db import schema
 from app.db.database import Database
 from app.games.installed import installed
 from app.protocol import registry
@@ -104,7 +105,13 @@ class Runtime:
             registry.register(game, brain)
 
     async def start(self) -> None:
-        """Raises `DatabaseInUse` when the database is held by a process of the other mode."""
+        """Raises `SchemaMismatch` when the database is not migrated to this release's schema, `DatabaseInUse` when
+        it is held by a process of the other mode."""
+        try:
+            await schema.check(self.db.engine)
+        except schema.SchemaMismatch:
+            await self.db.dispose()  # nothing else has started yet
+            raise
         if not self.settings.is_sqlite:
             self._writers_lock = await hold_writers_lock(self.settings.database_url, self.settings.single_process,
                                                          self._writers_lock_lost)
