@@ -6,8 +6,9 @@
     python -m app.admin list [--all]
 
 It calls `/api/operator/…` (the server applies the suspension: its caches, its live seats, every process told) at
-`--url` (default: this machine's server, `http://127.0.0.1:$WODI_PORT`) with `WODI_OPERATOR_TOKEN` (or `--token`).
-Prints the server's answer as JSON; exits 1 when the server refuses.
+`--url` (default: this machine's server, `http://$WODI_HOST:$WODI_PORT`, 127.0.0.1 for a server listening on every
+interface) with `WODI_OPERATOR_TOKEN` (or `--token`); both go before or after the command. Prints the server's answer
+as JSON; exits 1 when the server refuses or cannot be reached, 2 when no token is set.
 """
 
 from __future__ import annotations
@@ -27,15 +28,21 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     settings = get_settings()
     parser = argparse.ArgumentParser(prog="python -m app.admin", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--url", default=f"http://127.0.0.1:{settings.port}", help="the server (default %(default)s)")
-    parser.add_argument("--token", default=settings.operator_token, help="default: WODI_OPERATOR_TOKEN")
+    host = "127.0.0.1" if settings.host in ("0.0.0.0", "::", "") else settings.host  # noqa: S104 - compared only
+    host = f"[{host}]" if ":" in host else host
+    for where, default in ((parser, None), (shared := argparse.ArgumentParser(add_help=False), argparse.SUPPRESS)):
+        # the same options after the command; there they keep what was given before it unless given again
+        where.add_argument("--url", default=default or f"http://{host}:{settings.port}",
+                           help="the server (default: this machine's)")
+        where.add_argument("--token", default=default or settings.operator_token, help="default: WODI_OPERATOR_TOKEN")
     commands = parser.add_subparsers(dest="command", required=True)
     for name, needs_reason in (("suspend", True), ("lift", False)):
-        command = commands.add_parser(name, help=f"{name} an agent (by name) or an owner (by username)")
+        command = commands.add_parser(name, parents=[shared],
+                                      help=f"{name} an agent (by name) or an owner (by username)")
         command.add_argument("subject", choices=("agent", "owner"))
         command.add_argument("name")
         command.add_argument("--reason", required=needs_reason, help="recorded with the suspension")
-    listing = commands.add_parser("list", help="the suspensions in force (--all: lifted ones too)")
+    listing = commands.add_parser("list", parents=[shared], help="the suspensions in force (--all: lifted ones too)")
     listing.add_argument("--all", action="store_true")
     return parser.parse_args(argv)
 

@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationError, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEV_SECRET = "dev-secret-change-me"  # noqa: S105 - refused outside localhost
@@ -18,13 +18,15 @@ IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 class Settings(BaseSettings):
     # Each field's docstring is its line in the docs' settings table (`python -m tools.docs`).
+    # An empty variable (`WODI_METRICS_PORT=` in an env file) is as if unset; `null` sets an optional one to none.
     model_config = SettingsConfigDict(env_prefix="WODI_", env_file=".env", extra="ignore",
-                                      use_attribute_docstrings=True)
+                                      use_attribute_docstrings=True, env_ignore_empty=True, env_parse_none_str="null")
 
     database_url: str = "sqlite+aiosqlite:///./wodi.db"
     """SQLAlchemy async URL; production: `postgresql+asyncpg://user@host/db`."""
-    public_base_url: str = "http://127.0.0.1:8000"
-    """Base of `invite_url`, `claim_url`, `profile_url`; a non-localhost URL refuses the development secrets below."""
+    public_base_url: str = ""
+    """Base of `invite_url`, `claim_url`, `profile_url`, as clients reach the server (behind a proxy: the proxy's
+    URL); unset: `http://127.0.0.1:<port>`. A non-localhost URL refuses the development secrets below."""
     host: str = "127.0.0.1"
     """Where `python -m app` (`make run`) listens."""
     port: int = 8000
@@ -38,7 +40,7 @@ class Settings(BaseSettings):
     longpoll_max_wait: float = Field(30.0, ge=0, le=30)
     """Cap (seconds, ≤ 30) on the `wait` of long-polls."""
     db_pool_size: int = Field(20, ge=1)
-    """Database connections kept open per process (a fixed pool: no extra connections under bursts). On PostgreSQL
+    """Database connections per process at most (a fixed pool, opened as needed: none more under bursts). On PostgreSQL
     each process also holds its LISTEN connection and its writers-lock connection, and the process running the
     official bots one more (the other processes open and close one every few seconds to ask for it): plan for
     processes × (pool + 3) within the server's `max_connections`."""
@@ -125,8 +127,8 @@ class Settings(BaseSettings):
     in one process."""
     rating_repeat_window_hours: float = Field(24.0, ge=0)
     """The same owners at one competitive table are rated once per this many hours (0: every time)."""
-    log_level: str = "INFO"
-    """Log level (`DEBUG` shows the bots' polling and health checks)."""
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    """Log level (`DEBUG` shows the bots' polling and health checks); any case."""
     log_format: Literal["text", "json"] = "text"
     """`text`: readable lines; `json`: one JSON object a line, for log collectors."""
     metrics_token: str = ""
@@ -187,8 +189,15 @@ class Settings(BaseSettings):
                 raise ValueError(f"WODI_TRUSTED_PROXIES: {part!r} is not an IP address or network") from None
         return value
 
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _level(cls, value: object) -> object:
+        return value.upper() if isinstance(value, str) else value
+
     @model_validator(mode="after")
     def _refuse_default_secrets(self) -> Settings:
+        if not self.public_base_url:  # the server's own address, on the port it listens on
+            self.public_base_url = f"http://127.0.0.1:{self.port}"
         if not self.is_local:
             for name, default in (("secret_key", DEV_SECRET), ("official_bot_key", DEV_BOT_KEY)):
                 if getattr(self, name) == default:
@@ -234,5 +243,23 @@ def _is_ip(value: str) -> bool:
 
 @lru_cache
 def get_settings() -> Settings:
-    """The process-wide settings, read once from the environment."""
-    return Settings()
+    """The process-wide settings, read once from the environment. A bad value stops the program with one line per
+    variable, naming it (`WODI_PORT: …`), instead of a traceback."""
+    try:
+        return Settings()
+    except ValidationError as error:
+        raise SystemExit("\n".join(["invalid settings:", *explain(error)])) from None
+
+
+def explain(error: ValidationError) -> list[str]:
+    """One line per problem: the variable, what is wrong, and the value it was given."""
+    lines = []
+    for problem in error.errors(include_url=False):
+        message = str(problem["msg"]).removeprefix("Value error, ")
+        if not problem["loc"]:  # a rule across settings: its message names the variables
+            lines.append(message)
+            continue
+        given = problem.get("input")
+        lines.append(f"WODI_{str(problem['loc'][0]).upper()}: {message}"
+                     + (f" (got {given!r})" if isinstance(given, str | int | float) else ""))
+    return lines

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from pydantic import ValidationError
 
-from app.settings import Settings
+from app.settings import Settings, get_settings
 
 
 def test_localhost_may_use_default_secrets() -> None:
@@ -23,3 +25,54 @@ def test_public_url_refuses_default_secrets(missing: str) -> None:
 def test_public_url_with_real_secrets() -> None:
     settings = Settings(public_base_url="https://wodi.example/", secret_key="s" * 32, official_bot_key="k" * 32)
     assert settings.base_url == "https://wodi.example" and not settings.is_local
+
+
+@pytest.fixture(autouse=True)
+def _read_again() -> Iterator[None]:
+    """`get_settings` reads the environment once per process: each test reads its own."""
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+def read() -> Settings:
+    get_settings.cache_clear()
+    return get_settings()
+
+
+def test_the_public_url_follows_the_port_unless_set(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WODI_PORT", "8123")
+    assert read().base_url == "http://127.0.0.1:8123"
+    monkeypatch.setenv("WODI_PUBLIC_BASE_URL", "http://localhost:9000")
+    assert read().base_url == "http://localhost:9000"
+
+
+@pytest.mark.parametrize("value", ["", "null"])
+def test_an_optional_port_may_be_empty_or_null(monkeypatch: pytest.MonkeyPatch, value: str) -> None:
+    monkeypatch.setenv("WODI_METRICS_PORT", value)
+    assert read().metrics_port is None
+
+
+def test_the_log_level_takes_any_case_and_only_a_level(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WODI_LOG_LEVEL", "debug")
+    assert read().log_level == "DEBUG"
+    monkeypatch.setenv("WODI_LOG_LEVEL", "verbose")
+    with pytest.raises(SystemExit, match="WODI_LOG_LEVEL: Input should be 'DEBUG'"):
+        read()
+
+
+def test_a_bad_value_stops_with_one_line_per_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WODI_PORT", "abc")
+    monkeypatch.setenv("WODI_LONGPOLL_MAX_WAIT", "90")
+    with pytest.raises(SystemExit) as stopped:
+        read()
+    lines = str(stopped.value).splitlines()
+    assert lines[0] == "invalid settings:" and len(lines) == 3
+    assert lines[1].startswith("WODI_PORT: ") and lines[1].endswith("(got 'abc')")
+    assert lines[2].startswith("WODI_LONGPOLL_MAX_WAIT: ") and "30" in lines[2]
+
+
+def test_a_rule_across_settings_names_its_variables(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("WODI_PUBLIC_BASE_URL", "https://wodi.example")
+    with pytest.raises(SystemExit, match="WODI_SECRET_KEY must be set when WODI_PUBLIC_BASE_URL"):
+        read()

@@ -206,6 +206,9 @@ async def test_the_command_line_suspends_lists_and_lifts(moderated: FastAPI, htt
     assert status == 201 and body["reason"] == "abusive speech"
     status, body = await run("list")
     assert status == 200 and [s["name"] for s in body["suspensions"]] == ["cli-target"]
+    after = admin.parse(["list", "--url", "http://testserver", "--token", TOKEN])  # the options after the command
+    assert (after.url, after.token) == ("http://testserver", TOKEN)
+    assert (await admin.call(after, transport))[0] == 200
     assert_error(await http.get("/api/agents/me", headers=bearer(agent["api_key"])), 403, "agent_suspended")
     status, body = await run("lift", "agent", "cli-target")
     assert status == 200 and body["active"] is False
