@@ -2,7 +2,12 @@
 
 Each process is a plain `python -m app` on its own port (WODI_PORT, WODI_PORT+1, …); put any HTTP load
 balancer in front, no sticky sessions needed. With WODI_METRICS_PORT set, each serves `/metrics` on its own metrics
-port too (WODI_METRICS_PORT, WODI_METRICS_PORT+1, …), for Prometheus to scrape each process. Ctrl-C stops them all.
+port too (WODI_METRICS_PORT, WODI_METRICS_PORT+1, …), for Prometheus to scrape each process. Ctrl-C or SIGTERM
+stops them all. A process that exits is reported and the others keep serving, so `kill -9` of one shows another
+taking over its timers and the bots.
+
+A local tool: in production, run one `python -m app` per port under a supervisor that restarts it
+(docs/operate/production.md).
 """
 
 from __future__ import annotations
@@ -31,10 +36,17 @@ def main() -> None:
             env["WODI_METRICS_PORT"] = str(settings.metrics_port + index)
         processes.append(subprocess.Popen([sys.executable, "-m", "app"], env=env))
         print(f"process {index + 1}: http://{settings.host}:{settings.port + index}", flush=True)
+    signal.signal(signal.SIGTERM, _stop)
+    running = dict(enumerate(processes, start=1))
     try:
-        while all(p.poll() is None for p in processes):
+        while running:
             time.sleep(0.5)
-    except KeyboardInterrupt:
+            for index, process in list(running.items()):
+                if process.poll() is not None:
+                    print(f"process {index} exited with code {process.returncode}; "
+                          f"{len(running) - 1} still serving", flush=True)
+                    del running[index]
+    except (KeyboardInterrupt, SystemExit):
         pass
     finally:
         for process in processes:
@@ -42,6 +54,10 @@ def main() -> None:
                 process.send_signal(signal.SIGTERM)
         for process in processes:
             process.wait(15)
+
+
+def _stop(_signal: int, _frame: object) -> None:
+    raise SystemExit(0)  # the `finally` above passes SIGTERM on to every process still running
 
 
 if __name__ == "__main__":
