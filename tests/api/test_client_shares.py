@@ -97,6 +97,7 @@ async def test_a_quick_table_whose_person_concedes_ends_and_frees_its_bots(app: 
         assert (await _snap(client, match_id, person))["status"] == "in_progress"
         conceded = await client.post(f"/api/matches/{match_id}/concede", headers=person)
         assert conceded.status_code == 200, conceded.text
+        assert conceded.json()["match_status"] == "aborted"  # the answer is the match as the concession left it
         snap = await _snap(client, match_id, person)
         assert snap["status"] == "aborted" and snap["result"]["reason"] == "player_conceded", snap["result"]
         assert snap["result"]["summary"] and snap["public_log"][-1]["type"] == "match_aborted"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import secrets
 from collections.abc import Awaitable, Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -377,7 +377,11 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
             results.append(result)
             if command.concedes and seat == quick_end.PERSON and quick_end.is_quick(match):
                 state, ended = quick_end.end(game, state, "player_conceded", command.now)
-                events += _stamped(ended)
+                ended = _stamped(ended)
+                events += ended
+                # the answer says how the match stands after the same transaction ended it
+                results[-1] = replace(result, state=state, events=mine + ended,
+                                                  phase=game.summary(state)["phase"])
         await decisions_repo.add(session, recorded)
         await takeover.acted(session, match, due_before, applied)
         await ratings.record_acts(session, match, moved, conceded)
