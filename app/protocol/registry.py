@@ -177,9 +177,10 @@ class Game(Protocol[ConfigT, StateT, CommandT]):
 
     def allowed_actions(self, state: StateT, seat: int) -> list[dict[str, Any]]:
         """What `seat` may send now: one `{"type": <action>}` per action `POST /action` (or `/concede`) would
-        accept (one per fixed value where the body needs one, such as a vote's `choice`), with `targets` (the seats it may name) when the action takes one and `deadline_ts` (epoch
-        seconds) when a clock runs; `[]` when it may send nothing (not running, out of the game, or a seat that
-        does not exist). `you_view` carries it as `allowed_actions`, and every refused action's detail too."""
+        accept (one per fixed value where the body needs one, such as a vote's `choice`), with `targets` (the
+        seats it may name) when the action takes one and `deadline_ts` (epoch seconds) when a clock runs; `[]`
+        when it may send nothing (not running, out of the game, or a seat that does not exist). `you_view`
+        carries it as `allowed_actions`, and every refused action's detail too."""
         ...
 
     def seat_sides(self, state: StateT) -> dict[int, str]:
