@@ -168,7 +168,7 @@ async def test_a_complete_compressed_game_with_six_agents(app: FastAPI, client: 
     listed = games["script_kill"]
     assert listed["config_defaults"]["timing"] == "standard" and listed["sides"] == ["innocent", "culprit"]
     assert set(listed["actions"]) == {"list_clues", "list_items", "inspect", "speak", "reveal_clue", "investigate",
-                                      "use_power", "use_item", "trade", "private_chat", "vote", "ready"}
+                                      "use_power", "use_item", "trade", "private_chat", "vote", "ready", "concede"}
     assert listed["errors"]["stage_forbids"]["status"] == 409
 
 

@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 
+from app.games.base import GameError
 from app.protocol.projection import MatchView, events_page, snapshot
 from app.protocol.registry import hidden_events
 from app.protocol.viewer import Viewer
@@ -145,3 +146,18 @@ def test_a_waiting_room_tells_its_host_to_wait(game: str) -> None:
     table = Table(fixture, fixture.configs[0], seed=7, seats=1)
     you = table.game.you_view(table.state, 0)
     assert you["next_action"] != "none" and not you["your_turn"], you
+
+
+@pytest.mark.parametrize("game", sorted(FIXTURES))
+def test_concede_is_an_action_of_every_game(game: str) -> None:
+    """§2.3.1 names `concede` among `/action`'s types and §6.1 refuses it outside a running match with
+    `match_not_in_progress`: every game takes `{"type": "concede"}` there and offers it while a seat is in."""
+    fixture = FIXTURES[game]
+    waiting = Table(fixture, fixture.configs[0], seed=7, seats=1)
+    with pytest.raises(GameError) as refused:
+        waiting.game.apply(waiting.state, waiting.game.parse_action({"type": "concede"}, 0), now=waiting.now + 1)
+    assert refused.value.code == "match_not_in_progress"
+    table = Table(fixture, fixture.configs[0], seed=7)
+    assert table.running and {"type": "concede"} in table.allowed(0)
+    events = table.send(table.game.parse_action({"type": "concede"}, 0))
+    assert events is not None and any(e["type"] == "player_conceded" and e["seat"] == 0 for e in events), events

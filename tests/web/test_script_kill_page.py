@@ -152,6 +152,9 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
     await expect(_tid(phone, "sk-private")).to_have_count(0)
     await expect(_tid(phone, "sk-actions")).to_be_hidden()
     await _fits_the_width(phone)
+    # leaving is the seat panel's button, which asks first; not a form among the actions
+    await expect(_tid(person, "concede")).to_be_visible()
+    await expect(_tid(person, "sk-action-concede")).to_have_count(0)
     await table.ready_all(but=(PERSON,))
     await _tid(person, "sk-action-ready").locator("button").click()
 

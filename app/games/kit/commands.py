@@ -76,3 +76,10 @@ class Request(BaseModel):
         None, ge=0, description="optional: the `events_total` your decision is based on; if the match has moved "
                                 "past it → 409 `stale_state`")
 
+
+
+class ConcedeRequest(Request):
+    """Leave the match now, the same as `POST /concede` (§2.3.1): the kit takes it for every game that declares no
+    `concede` action of its own."""
+
+    type: Literal["concede"]

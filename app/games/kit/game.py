@@ -15,8 +15,8 @@ from pydantic import BaseModel, ValidationError
 
 from app.games.base import ErrorSpec, Event, GameError, MatchSummary
 from app.games.kit import lobby
-from app.games.kit.commands import Abort, Act, Command, Concede, Join, TakeOver, Timeout
-from app.games.kit.definition import GameDef
+from app.games.kit.commands import Abort, Act, Command, Concede, ConcedeRequest, Join, TakeOver, Timeout
+from app.games.kit.definition import Action, GameDef
 from app.games.kit.dispatch import SeatLeft, Timed, carry_on, is_noop, run_phases, summary
 from app.games.kit.members import Members
 from app.games.kit.state import RoundState
@@ -61,7 +61,10 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         self.d = d
         self.name = d.name
         self.errors: Mapping[str, ErrorSpec] = d.errors
-        self.actions: Mapping[str, type[BaseModel]] = MappingProxyType({k: a.model for k, a in d.actions.items()})
+        # §2.3.1 names `concede` among `/action`'s types: every game takes it there, its own model or the kit's
+        self._actions: dict[str, Action[StepT]] = dict(d.actions)
+        self._actions.setdefault("concede", Action(ConcedeRequest))
+        self.actions: Mapping[str, type[BaseModel]] = MappingProxyType({k: a.model for k, a in self._actions.items()})
         self.config_model: type[BaseModel] = d.config
         self.snapshot_model: type[BaseModel] = d.snapshot
         self.secret_fields: tuple[str, ...] = d.secret_fields
@@ -86,13 +89,13 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         return self.d.n_players(config)
 
     def parse_action(self, raw: Mapping[str, Any], seat: int) -> Act | Concede:
-        """The request model of the body's `type` validates it; `bad_request` with every error otherwise. A game that
-        lists `concede` among its actions takes it there too: the kit's `Concede`."""
+        """The request model of the body's `type` validates it; `bad_request` with every error otherwise. `concede`
+        becomes the kit's `Concede` (the game's own model validates it where it declares one)."""
         if not isinstance(raw, Mapping):
             raise GameError("bad_request", "the action body must be a JSON object",
                             errors=[{"loc": [], "msg": "not an object", "type": "dict_type"}])
         kind = raw.get("type")
-        action = self.d.actions.get(kind) if isinstance(kind, str) else None
+        action = self._actions.get(kind) if isinstance(kind, str) else None
         if action is None:
             raise GameError("bad_request", f"unknown action type: {kind!r}", allowed=sorted(self.actions),
                             errors=[{"loc": ["type"], "msg": "unknown action type", "type": "literal_error"}])
@@ -174,7 +177,7 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         if player is None:
             raise GameError("agent_not_in_match", f"there is no seat {seat}", seat=seat)
         if state.status != "in_progress":
-            raise GameError("match_finished" if state.status in ENDED else "wrong_phase",
+            raise GameError("match_finished" if state.status in ENDED else "match_not_in_progress",  # §6.1
                             "the match is not running", status=state.status)
         if not player.alive:
             raise GameError("you_are_eliminated", "you have left this match", seat=seat)

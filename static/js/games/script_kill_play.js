@@ -282,7 +282,8 @@ export function actionPanel(kit) {
     // `page.play`: the seat holder's controls: the private panels, then the forms of the allowed actions.
     play(me, snap) {
       current = { me, snap };
-      const allowed = snap.status === "in_progress" ? me.allowed_actions || [] : [];
+      // Leaving is the seat panel's (../match/play.js: a button that asks first), not a form here.
+      const allowed = snap.status === "in_progress" ? (me.allowed_actions || []).filter((a) => a.type !== "concede") : [];
       update(allowed);
       slot.hidden = !allowed.length;
       return { key: keyOf(me, allowed), draw: () => [privatePanels(me), slot] };

@@ -1,7 +1,7 @@
 """The arena's random-acting player: a random offered action with random offered options, plain text.
 
-Read-only actions (`list_clues`, `list_items`, `inspect`) are never picked (they change nothing); `ready` gets
-a fair share so every stage ends.
+Read-only actions (`list_clues`, `list_items`, `inspect`) are never picked (they change nothing), nor is
+`concede` (leaving is not a move); `ready` gets a fair share so every stage ends.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ from app.games.script_kill.brain.seat import Seat
 from app.games.script_kill.brain.speech import guard
 
 READ_ONLY = ("list_clues", "list_items", "inspect")
+NEVER = (*READ_ONLY, "concede")
 FIELDS = {"investigate": ("location", "locations"), "use_power": ("power", "powers"), "use_item": ("item", "items"),
           "trade": ("item", "items"), "reveal_clue": ("clue", "clues")}
 TARGETED = ("trade", "private_chat", "vote")
@@ -22,7 +23,7 @@ TARGET_OPTIONS = {"character": "targets", "location": "locations"}
 
 def decide(seat: Seat, rng: random.Random) -> dict[str, Any] | None:
     """A uniformly random offered move (text actions say something plain, never the seat's secret)."""
-    kinds = [k for k in seat.allowed if k not in READ_ONLY]
+    kinds = [k for k in seat.allowed if k not in NEVER]
     if not kinds:
         return None
     if "vote" in kinds:
