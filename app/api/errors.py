@@ -40,15 +40,24 @@ async def _game_error(request: Request, exc: Exception) -> JSONResponse:
     return _render(exc.code, exc.message, exc.detail, status)
 
 
-async def _validation_error(_: Request, exc: Exception) -> JSONResponse:
+async def _validation_error(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, RequestValidationError)
     errors = [
         {"loc": list(err.get("loc", ())), "msg": err.get("msg", ""), "type": err.get("type", "")}
         for err in exc.errors()
     ]
-    where = ".".join(str(p) for p in errors[0]["loc"]) if errors else "request"
-    return _render("bad_request", f"invalid request: {where}: {errors[0]['msg'] if errors else ''}",
-                   {"errors": errors})
+    if not errors:
+        return _render("bad_request", "invalid request", {"errors": errors})
+    loc = [str(p) for p in errors[0]["loc"]]
+    where = ".".join(loc)
+    # `field` names the input as a client sends it: `name` for a body field, `limit` for a query parameter
+    field = ".".join(loc[1:]) if len(loc) > 1 and loc[0] in ("body", "query", "path", "header") else where
+    message = f"invalid request: {where}: {errors[0]['msg']}"
+    content_type = request.headers.get("content-type", "")
+    if loc == ["body"] and not content_type.split(";")[0].strip().lower().endswith("json"):
+        message = (f"invalid request: the body must be a JSON object sent with Content-Type: application/json "
+                   f"(got {content_type or 'no Content-Type'})")
+    return _render("bad_request", message, {"field": field, "errors": errors})
 
 
 async def _http_error(_: Request, exc: Exception) -> JSONResponse:

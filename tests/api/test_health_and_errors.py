@@ -55,3 +55,17 @@ async def test_api_answers_are_never_cached_by_proxies(client: httpx.AsyncClient
     assert response.headers["cache-control"] == "no-store"
     assert {v.strip() for v in response.headers["vary"].split(",")} >= {"Authorization", "Cookie", "X-Play-Token"}
     assert response.headers["x-request-id"]
+
+
+async def test_a_body_without_json_content_type_says_so(client: httpx.AsyncClient) -> None:
+    for headers in ({}, {"Content-Type": "text/plain"}):
+        refused = await client.post("/api/agents", content=b'{"name": "plain-text"}', headers=headers)
+        body = assert_error(refused, 400, "bad_request")
+        assert "Content-Type: application/json" in body["message"] and body["detail"]["field"] == "body", body
+
+
+async def test_a_bad_field_is_named_as_the_client_sent_it(client: httpx.AsyncClient) -> None:
+    body = assert_error(await client.post("/api/agents", json={"name": 7}), 400, "bad_request")
+    assert body["detail"]["field"] == "name", body
+    body = assert_error(await client.get("/api/agents", params={"limit": "many"}), 400, "bad_request")
+    assert body["detail"]["field"] == "limit", body
