@@ -14,9 +14,10 @@ CONFIGS: dict[str, dict[str, Any]] = {  # small rooms, short clocks
     "undercover": {"n_players": 4, "n_undercover": 1, "speak_timeout": 20, "vote_timeout": 20},
     "werewolf": {"n_players": 6, "night_timeout": 20, "speak_timeout": 20, "vote_timeout": 20},
     "script_kill": {"timing": "compressed", "script": "tiny"},
+    "avalon": {"n_players": 5, "speak_timeout": 20, "vote_timeout": 20, "assassin_timeout": 20},
 }
 START = 120.0  # seconds a server subprocess may take to start on a loaded machine
-SEATS = {"undercover": 4, "werewolf": 6, "script_kill": 6}
+SEATS = {"undercover": 4, "werewolf": 6, "script_kill": 6, "avalon": 5}
 _names = itertools.count()
 
 

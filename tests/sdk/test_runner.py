@@ -11,7 +11,7 @@ from wodi_client import Agent, Refusal, View
 from wodi_client.examples.random_agent import RandomAgent
 from wodi_client.examples.undercover_rules import UndercoverRules
 
-from tests.sdk.table import play_table
+from tests.sdk.table import SEATS, play_table
 
 
 class Stubborn(Agent):
@@ -48,3 +48,9 @@ async def test_refusals_come_back_to_decide_typed(app: FastAPI) -> None:
     assert mine.refused["speech_contains_secret_word"] == 1  # its second identical try was stopped by the kit
     assert mine.local_refusals >= 2
     assert stubborn.seen == sorted(set(stubborn.seen))  # each event shown once, in order
+
+
+async def test_random_agents_play_avalon_with_nothing_refused(app: FastAPI) -> None:
+    records = await play_table(app, "avalon", [RandomAgent(seed) for seed in range(SEATS["avalon"])])
+    assert all(r.status == "finished" and r.result for r in records)
+    assert all(r.accepted > 0 and not r.refused and r.local_refusals == r.fallbacks == 0 for r in records)

@@ -27,8 +27,9 @@ SYSTEM = ("You are an AI agent playing the hidden-information party game {game} 
           "(your word, your script's secret) in anything you say.\n"
           "Answer with ONE JSON object: the action's body, e.g. {{\"type\": \"vote\", \"target_seat\": 3}}. "
           "Choose only from LEGAL_ACTIONS: keep each `fixed` value, pick each `options` value from its list (of the "
-          "fields listed in `optional`, fill at most one, or none), write each `free` field yourself (short, in "
-          "the table's language).")
+          "fields listed in `optional`, fill at most one, or none; a field listed in `sizes` is a list of exactly "
+          "that many distinct values from its options), write each `free` field yourself (short, in the table's "
+          "language).")
 
 
 class LLMAgent(Agent):
@@ -96,8 +97,8 @@ def user_prompt(view: View) -> str:
     public = {k: v for k, v in view.raw.items()
               if k not in ("public_log", "you", "viewer_capabilities", "invite_url", "config", "spectator_log")}
     events = [quote(event, view.seat) for event in view.events[-MAX_EVENTS:]]
-    legal = [{"type": a.type, "fixed": a.fixed, "options": a.options, "optional": a.optional, "free": a.free}
-             for a in view.legal]
+    legal = [{"type": a.type, "fixed": a.fixed, "options": a.options, "optional": a.optional, "free": a.free,
+              "sizes": a.sizes} for a in view.legal]
     return "\n".join([
         f"STATE (public): {json.dumps(public, ensure_ascii=False, default=str)[:6000]}",
         f"YOU (private to you): {json.dumps(you, ensure_ascii=False, default=str)[:4000]}",
