@@ -4,14 +4,17 @@ again in that turn; `decide` may be sync or async; the view carries only the eve
 
 from __future__ import annotations
 
+import re
+from collections import Counter
 from typing import Any
 
+import httpx
 from fastapi import FastAPI
 from wodi_client import Agent, Refusal, View
 from wodi_client.examples.random_agent import RandomAgent
 from wodi_client.examples.undercover_rules import UndercoverRules
 
-from tests.sdk.table import SEATS, play_table
+from tests.sdk.table import CONFIGS, SEATS, play_table
 
 
 class Stubborn(Agent):
@@ -54,3 +57,50 @@ async def test_random_agents_play_avalon_with_nothing_refused(app: FastAPI) -> N
     records = await play_table(app, "avalon", [RandomAgent(seed) for seed in range(SEATS["avalon"])])
     assert all(r.status == "finished" and r.result for r in records)
     assert all(r.accepted > 0 and not r.refused and r.local_refusals == r.fallbacks == 0 for r in records)
+
+
+class Hopeless(Agent):
+    """Never sends anything legal: `decide` dances, the fallback names a seat no one offers or says its own word."""
+
+    def decide(self, view: View) -> dict[str, Any] | None:
+        return {"type": "dance"}
+
+    def fallback(self, view: View) -> dict[str, Any] | None:
+        if view.offered("speak"):
+            return {"type": "speak", "text": f"我的词是{view.you.get('word') or '白板'}"}
+        return {"type": "vote", "target_seat": 99}
+
+
+class Reads(httpx.AsyncBaseTransport):
+    """Passes every request to the app and counts the snapshot reads of each (seat, events_total) while it is the
+    seat's turn; past `limit` reads of one it fails the request, so a spinning runner stops at once."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, limit: int = 50) -> None:
+        self.inner, self.limit = inner, limit
+        self.turns: Counter[tuple[int, int]] = Counter()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        if request.method == "GET" and re.fullmatch(r"/api/matches/[^/]+", request.url.path):
+            await response.aread()
+            snap = response.json()
+            if (snap.get("you") or {}).get("your_turn"):
+                turn = (snap["you"]["seat"], snap["events_total"])
+                self.turns[turn] += 1
+                if self.turns[turn] > self.limit:
+                    raise AssertionError(f"seat {turn[0]} read its turn at {turn[1]} {self.turns[turn]} times")
+        return response
+
+
+async def test_a_refused_fallback_waits_for_the_match_to_move_on(app: FastAPI) -> None:
+    reads = Reads(httpx.ASGITransport(app=app))
+    config = {**CONFIGS["undercover"], "speak_timeout": 2, "vote_timeout": 2}
+    agents = [Hopeless(), RandomAgent(1), RandomAgent(2), RandomAgent(3)]
+    mine = (await play_table(app, "undercover", agents, transport=reads, config=config))[0]
+    assert mine.status == "finished" and mine.accepted == 0 and mine.fallbacks > 0
+    assert mine.refused["speech_contains_secret_word"] > 0  # fallbacks the server refused, once a turn
+    assert set(mine.refusals_per_turn.values()) == {1}
+    assert mine.local_refusals > mine.fallbacks  # and fallbacks the kit refused
+    # while the seat's turn lasts (its clock: 2 s), it reads a handful of times, not in a loop
+    mine_read = [count for (seat, _), count in reads.turns.items() if seat == mine.seat]
+    assert mine_read and max(mine_read) <= 6, mine_read

@@ -9,7 +9,9 @@ Per turn the runner
    retry of that send, so a retried or duplicated send has one effect;
 5. on `409 stale_state` (the match moved on) reads again and decides again; on any other refusal the next
    `decide` of the turn gets the server's `Refusal` — and an action the server refused is never sent again in
-   that turn (after `max_server_refusals` in one turn, the fallback).
+   that turn (after `max_server_refusals` in one turn, the fallback);
+6. when the fallback is refused too (or there is none), waits for the match to move on
+   (`wait_for=any_change`) before it decides again: a seat with nothing it may send never spins.
 """
 
 from __future__ import annotations
@@ -62,6 +64,19 @@ class MatchRecord:
 Progress = Callable[[MatchRecord, Snapshot | None], None]
 
 
+@dataclass
+class Turn:
+    """The runner's memory of one turn: the `events_total` it was read at, the refusals so far, and whether even
+    the fallback was refused (`stuck`: nothing more to try until the match moves on)."""
+
+    seq: int | None = None
+    refusal: Refusal | None = None
+    refused: list[dict[str, Any]] = field(default_factory=list)  # bodies the server refused in this turn
+    local: int = 0
+    server: int = 0
+    stuck: bool = False
+
+
 class Runner:
     """Plays matches for one agent through one client."""
 
@@ -81,10 +96,7 @@ class Runner:
         record = MatchRecord(match_id)
         last_seq = 0
         wait_for = "your_turn"
-        turn: int | None = None  # the events_total the current turn was read at
-        refusal: Refusal | None = None
-        refused_bodies: list[dict[str, Any]] = []
-        local = server = 0
+        turn = Turn()
         started = False
         while True:
             raw = await self.client.snapshot_json(match_id, wait=self.wait, wait_for=wait_for)
@@ -105,41 +117,54 @@ class Runner:
             wait_for = "your_turn"
             if not you.get("your_turn") or not you.get("allowed_actions"):
                 continue
-            if turn != snap.events_total:
-                turn, refusal, refused_bodies, local, server = snap.events_total, None, [], 0, 0
+            if turn.seq != snap.events_total:
+                turn = Turn(snap.events_total)
+            elif turn.stuck:
+                wait_for = "any_change"  # `your_turn` holds already: it would answer at once
+                continue
             rules = await self.client.game(snap.game)
             view = View(match_id=match_id, game=snap.game, seat=int(you["seat"]), snapshot=snap, raw=raw,
                         events=new_events(raw, last_seq), legal=legal_actions(you["allowed_actions"], rules.actions),
-                        rules=rules, refusal=refusal, decision=record.decisions + 1)
+                        rules=rules, refusal=turn.refusal, decision=record.decisions + 1)
             if not started:
                 started = True
                 self.agent.on_match_start(view)
-            body, usage = await self._decide(view, record, local >= self.max_local_refusals
-                                             or server >= self.max_server_refusals)
+            give_up = turn.local >= self.max_local_refusals or turn.server >= self.max_server_refusals
+            body, usage = await self._decide(view, record, give_up)
             last_seq = max(last_seq, snap.events_total)
+            turn.stuck = give_up
             if body is None:
-                await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
+                if not give_up:
+                    await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
                 continue
-            problem = view.check(body)
-            if problem is None and body in refused_bodies:
-                problem = "the server already refused this exact action in this turn"
-            if problem is not None:
-                local += 1
-                record.local_refusals += 1
-                refusal = Refusal("not_allowed", problem, body, local=True)
-                continue
-            result = await self._send(match_id, body, usage, snap, record)
-            if isinstance(result, WodiError):
-                if result.code == "stale_state" or result.code in GONE or result.status == 401:
-                    continue
-                server += 1
-                record.refused[result.code] += 1
-                record.refusals_per_turn[snap.events_total] += 1
-                refused_bodies.append(body)
-                refusal = Refusal(result.code, result.message, body, detail=result.detail)
-                continue
-            refusal = None
-            self._report(record, snap)
+            await self._take(match_id, view, body, usage, turn, record)
+
+    async def _take(self, match_id: str, view: View, body: dict[str, Any], usage: Usage | None, turn: Turn,
+                    record: MatchRecord) -> None:
+        """Check `body` and send it; a refusal (the kit's or the server's) goes into `turn` for the next decision."""
+        problem = view.check(body)
+        if problem is None and body in turn.refused:
+            problem = "the server already refused this exact action in this turn"
+        if problem is not None:
+            turn.local += 1
+            record.local_refusals += 1
+            turn.refusal = Refusal("not_allowed", problem, body, local=True)
+            return
+        snap = view.snapshot
+        result = await self._send(match_id, body, usage, snap, record)
+        if isinstance(result, WodiError):
+            if result.code == "stale_state" or result.code in GONE or result.status == 401:
+                turn.stuck = False  # the match moved on (or the seat is gone): read it again at once
+                return
+            turn.server += 1
+            record.refused[result.code] += 1
+            record.refusals_per_turn[int(snap.events_total or 0)] += 1
+            turn.refused.append(body)
+            turn.refusal = Refusal(result.code, result.message, body, detail=result.detail)
+            return
+        turn.refusal = None
+        turn.stuck = False
+        self._report(record, snap)
 
     async def _decide(self, view: View, record: MatchRecord,
                       give_up: bool) -> tuple[dict[str, Any] | None, Usage | None]:
