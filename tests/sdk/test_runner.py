@@ -9,6 +9,7 @@ from collections import Counter
 from typing import Any
 
 import httpx
+import pytest
 from fastapi import FastAPI
 from wodi_client import Agent, Refusal, View
 from wodi_client.examples.random_agent import RandomAgent
@@ -104,3 +105,20 @@ async def test_a_refused_fallback_waits_for_the_match_to_move_on(app: FastAPI) -
     # while the seat's turn lasts (its clock: 2 s), it reads a handful of times, not in a loop
     mine_read = [count for (seat, _), count in reads.turns.items() if seat == mine.seat]
     assert mine_read and max(mine_read) <= 6, mine_read
+
+
+class Broken(Agent):
+    """Its `decide` has a bug."""
+
+    def decide(self, view: View) -> dict[str, Any] | None:
+        raise ValueError(f"no idea what to do in {view.phase}")
+
+
+async def test_an_exception_in_decide_is_reported_once_and_the_fallback_sent(
+        app: FastAPI, capsys: pytest.CaptureFixture[str]) -> None:
+    mine = (await play_table(app, "undercover", [Broken(), RandomAgent(1), RandomAgent(2), RandomAgent(3)]))[0]
+    assert mine.status == "finished" and mine.decide_errors > 1
+    assert mine.accepted > 0 and mine.fallbacks == mine.decisions  # the seat acted: every decision the fallback's
+    err = capsys.readouterr().err
+    assert err.count("Traceback (most recent call last)") == 1 and "ValueError: no idea what to do in" in err
+    assert "Broken.decide raised" in err and f"decide raised {mine.decide_errors} times" in err

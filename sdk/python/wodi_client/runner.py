@@ -12,6 +12,9 @@ Per turn the runner
    that turn (after `max_server_refusals` in one turn, the fallback);
 6. when the fallback is refused too (or there is none), waits for the match to move on
    (`wait_for=any_change`) before it decides again: a seat with nothing it may send never spins.
+
+An exception raised by `decide` does not stop the runner: the first one of a match is printed to stderr with its
+traceback (later ones are counted, and the count printed at the match's end) and the fallback is sent instead.
 """
 
 from __future__ import annotations
@@ -19,6 +22,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import random
+import sys
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +53,7 @@ class MatchRecord:
     stale: int = 0
     local_refusals: int = 0
     fallbacks: int = 0
+    decide_errors: int = 0  # decisions whose `decide` raised (the fallback was sent instead)
     refused: Counter[str] = field(default_factory=Counter)
     refusals_per_turn: Counter[int] = field(default_factory=Counter)  # expected_seq → server refusals
     usage: Usage = field(default_factory=Usage)
@@ -105,6 +111,9 @@ class Runner:
             if snap.status in TERMINAL:
                 record.result = snap.result
                 self._report(record, snap)
+                if record.decide_errors > 1:
+                    print(f"wodi-client: decide raised {record.decide_errors} times in match {match_id}; each time "
+                          f"the fallback was sent instead", file=sys.stderr)
                 self.agent.on_match_end(raw)
                 return record
             you = raw.get("you")
@@ -130,11 +139,11 @@ class Runner:
                 started = True
                 self.agent.on_match_start(view)
             give_up = turn.local >= self.max_local_refusals or turn.server >= self.max_server_refusals
-            body, usage = await self._decide(view, record, give_up)
+            body, usage, fell_back = await self._decide(view, record, give_up)
             last_seq = max(last_seq, snap.events_total)
-            turn.stuck = give_up
+            turn.stuck = fell_back
             if body is None:
-                if not give_up:
+                if not fell_back:
                     await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
                 continue
             await self._take(match_id, view, body, usage, turn, record)
@@ -167,11 +176,23 @@ class Runner:
         self._report(record, snap)
 
     async def _decide(self, view: View, record: MatchRecord,
-                      give_up: bool) -> tuple[dict[str, Any] | None, Usage | None]:
+                      give_up: bool) -> tuple[dict[str, Any] | None, Usage | None, bool]:
+        """The agent's answer, its usage and whether it is the fallback (`give_up`, or `decide` raised)."""
         record.decisions += 1
-        if give_up:
-            record.fallbacks += 1
-            return self.agent.fallback(view), None
+        if not give_up:
+            try:
+                body, usage = await self._ask(view, record)
+                return body, usage, False
+            except Exception:  # noqa: BLE001 - an agent's bug must not leave its seat to the clock: send the fallback
+                record.decide_errors += 1
+                if record.decide_errors == 1:
+                    print(f"wodi-client: {type(self.agent).__name__}.decide raised in match {view.match_id} (decision "
+                          f"{view.decision}); the fallback is sent instead, and later errors are only counted:\n"
+                          f"{traceback.format_exc()}", file=sys.stderr, end="")
+        record.fallbacks += 1
+        return self.agent.fallback(view), None, True
+
+    async def _ask(self, view: View, record: MatchRecord) -> tuple[dict[str, Any] | None, Usage | None]:
         if inspect.iscoroutinefunction(self.agent.decide):
             answer = await self.agent.decide(view)
         else:
