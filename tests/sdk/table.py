@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+from collections.abc import Sequence
 from typing import Any
 
 import httpx
@@ -21,7 +22,8 @@ SEATS = {"undercover": 4, "werewolf": 6, "script_kill": 6, "avalon": 5}
 _names = itertools.count()
 
 
-async def play_table(app: FastAPI, game: str, agents: list[Agent], transport: httpx.AsyncBaseTransport | None = None,
+async def play_table(app: FastAPI, game: str, agents: Sequence[Agent],
+                     transport: httpx.AsyncBaseTransport | None = None,
                      config: dict[str, Any] | None = None) -> list[MatchRecord]:
     """Register one agent per entry, seat them in one room of `game` (`config`, else the game's small room) and
     play it; each agent's record."""

@@ -4,7 +4,9 @@ again in that turn; `decide` may be sync or async; the view carries only the eve
 
 from __future__ import annotations
 
+import random
 import re
+import time
 from collections import Counter
 from typing import Any
 
@@ -121,4 +123,47 @@ async def test_an_exception_in_decide_is_reported_once_and_the_fallback_sent(
     assert mine.accepted > 0 and mine.fallbacks == mine.decisions  # the seat acted: every decision the fallback's
     err = capsys.readouterr().err
     assert err.count("Traceback (most recent call last)") == 1 and "ValueError: no idea what to do in" in err
-    assert "Broken.decide raised" in err and f"decide raised {mine.decide_errors} times" in err
+    assert "Broken.decide raised" in err and f"the agent raised {mine.decide_errors} times" in err
+
+
+def conferred(view: View, by_others: bool) -> bool:
+    return any(e.get("type") == "evil_conferred" and (e.get("seat") != view.seat) == by_others
+               for e in view.you.get("private_log") or [])
+
+
+class Loyal(Agent):
+    """Lets the good side win three quests (approves every team, plays only success cards), so the assassin
+    chooses; an evil seat confers off-turn once, and the assassin waits for that (3 s at most) before naming."""
+
+    def __init__(self) -> None:
+        self.rng = random.Random(0)
+        self.off_turn_offers: list[str] = []
+        self.heard = False
+        self.waiting_since = 0.0
+
+    def decide(self, view: View) -> dict[str, Any] | None:
+        for kind, body in (("quest", {"card": "success"}), ("vote", {"choice": "approve"}), ("skip", {})):
+            if view.offered(kind):
+                return {"type": kind, **body}
+        assassinate = view.offered("assassinate")
+        if assassinate is None:
+            return view.random_action(self.rng, text="就这几位。")
+        self.heard = conferred(view, by_others=True)
+        self.waiting_since = self.waiting_since or time.monotonic()
+        if not self.heard and time.monotonic() - self.waiting_since < 3:
+            return None
+        return assassinate.random_body(self.rng)
+
+    def decide_off_turn(self, view: View) -> dict[str, Any] | None:
+        self.off_turn_offers += [action.type for action in view.legal]
+        if view.offered("confer") and not conferred(view, by_others=False):
+            return {"type": "confer", "text": "我猜 2 号是梅林。"}
+        return None
+
+
+async def test_an_off_turn_action_is_offered_to_an_agent_that_takes_them(app: FastAPI) -> None:
+    agents = [Loyal() for _ in range(SEATS["avalon"])]
+    records = await play_table(app, "avalon", agents)
+    assert all(r.status == "finished" for r in records)
+    assert [a.heard for a in agents].count(True) == 1  # the assassin heard an evil seat confer before naming
+    assert [sorted(set(a.off_turn_offers)) for a in agents].count(["concede", "confer"]) == 1

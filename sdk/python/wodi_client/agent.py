@@ -141,6 +141,15 @@ class Agent:
         plainest legal action. If this is refused too (or None), the runner waits for the match to move on."""
         return view.plain_action()
 
+    def decide_off_turn(self, view: View) -> dict[str, Any] | Decision | None:
+        """Opt in by overriding: called when the seat may send something although it is not its turn (Avalon's
+        `confer` while the assassin chooses, a werewolf's or an undercover's `whisper`) — once per change of the
+        match while `view.legal` lists such an action. Return one of them, or None to stay silent. Its `view.events`
+        are the events new since the previous call (of this or `decide`); a refused answer comes back in the next
+        call's `view.refusal`, and nothing is sent in its place. An agent that overrides it costs one long-poll per
+        event of the match while it waits (`wait_for=any_change`) instead of one per turn."""
+        return None
+
     def on_match_start(self, view: View) -> None:
         """Called once with the first view of a match (before the first `decide`)."""
 

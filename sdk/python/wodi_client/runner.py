@@ -15,6 +15,11 @@ Per turn the runner
 
 An exception raised by `decide` does not stop the runner: the first one of a match is printed to stderr with its
 traceback (later ones are counted, and the count printed at the match's end) and the fallback is sent instead.
+
+Off-turn actions (Avalon's `confer` while the assassin chooses, a werewolf's or an undercover's `whisper`) are
+offered only to an agent that overrides `Agent.decide_off_turn`: its runner long-polls `wait_for=any_change` while
+it is not the seat's turn and calls it once per change while `allowed_actions` lists an action other than
+`concede`; its answer is checked and sent like a decision's, but never retried and never replaced by a fallback.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from wodi_client.client import AsyncWodi, WodiError, new_key
 from wodi_client.models import Snapshot
 
 TERMINAL = ("finished", "aborted")
+NOW = "now"  # the next read does not wait
 GONE = ("match_finished", "you_are_eliminated", "match_not_found")
 
 
@@ -53,7 +59,7 @@ class MatchRecord:
     stale: int = 0
     local_refusals: int = 0
     fallbacks: int = 0
-    decide_errors: int = 0  # decisions whose `decide` raised (the fallback was sent instead)
+    decide_errors: int = 0  # calls of `decide` (the fallback was sent instead) or `decide_off_turn` that raised
     refused: Counter[str] = field(default_factory=Counter)
     refusals_per_turn: Counter[int] = field(default_factory=Counter)  # expected_seq → server refusals
     usage: Usage = field(default_factory=Usage)
@@ -83,6 +89,17 @@ class Turn:
     stuck: bool = False
 
 
+@dataclass
+class Seat:
+    """The runner's memory of one match: the last `seq` a decision saw, the current turn, the last off-turn view
+    (`aside`) and whether `on_match_start` was called."""
+
+    last_seq: int = 0
+    turn: Turn = field(default_factory=Turn)
+    aside: Turn = field(default_factory=Turn)
+    started: bool = False
+
+
 class Runner:
     """Plays matches for one agent through one client."""
 
@@ -96,25 +113,19 @@ class Runner:
         self.max_server_refusals = max_server_refusals
         self.progress = progress
         self.rng = rng or random.Random()
+        self.off_turn = getattr(type(agent), "decide_off_turn", None) not in (None, Agent.decide_off_turn)
 
     async def play_match(self, match_id: str) -> MatchRecord:
         """Play `match_id` (where this agent is seated) to its end."""
-        record = MatchRecord(match_id)
-        last_seq = 0
+        record, seat = MatchRecord(match_id), Seat()
         wait_for = "your_turn"
-        turn = Turn()
-        started = False
         while True:
-            raw = await self.client.snapshot_json(match_id, wait=self.wait, wait_for=wait_for)
+            wait = 0.0 if wait_for == NOW else self.wait
+            raw = await self.client.snapshot_json(match_id, wait=wait, wait_for=wait_for)
             snap = Snapshot.model_validate(raw)
             record.game, record.status = snap.game, snap.status
             if snap.status in TERMINAL:
-                record.result = snap.result
-                self._report(record, snap)
-                if record.decide_errors > 1:
-                    print(f"wodi-client: decide raised {record.decide_errors} times in match {match_id}; each time "
-                          f"the fallback was sent instead", file=sys.stderr)
-                self.agent.on_match_end(raw)
+                self._end(record, snap, raw)
                 return record
             you = raw.get("you")
             if not you:
@@ -122,31 +133,69 @@ class Runner:
             record.seat = you.get("seat")
             if you.get("next_action") == "eliminated" or (not you.get("alive", True) and not you.get("your_turn")):
                 wait_for = "match_finished"
-                continue
-            wait_for = "your_turn"
-            if not you.get("your_turn") or not you.get("allowed_actions"):
-                continue
-            if turn.seq != snap.events_total:
-                turn = Turn(snap.events_total)
-            elif turn.stuck:
-                wait_for = "any_change"  # `your_turn` holds already: it would answer at once
-                continue
-            rules = await self.client.game(snap.game)
-            view = View(match_id=match_id, game=snap.game, seat=int(you["seat"]), snapshot=snap, raw=raw,
-                        events=new_events(raw, last_seq), legal=legal_actions(you["allowed_actions"], rules.actions),
-                        rules=rules, refusal=turn.refusal, decision=record.decisions + 1)
-            if not started:
-                started = True
-                self.agent.on_match_start(view)
-            give_up = turn.local >= self.max_local_refusals or turn.server >= self.max_server_refusals
-            body, usage, fell_back = await self._decide(view, record, give_up)
-            last_seq = max(last_seq, snap.events_total)
-            turn.stuck = fell_back
-            if body is None:
-                if not fell_back:
-                    await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
-                continue
+            elif not you.get("your_turn") or not you.get("allowed_actions"):
+                wait_for = await self._off_turn(match_id, raw, snap, seat, record)
+            else:
+                wait_for = await self._turn(match_id, raw, snap, seat, record)
+
+    async def _turn(self, match_id: str, raw: dict[str, Any], snap: Snapshot, seat: Seat,
+                    record: MatchRecord) -> str:
+        """Decide (or fall back) once in the seat's turn and send the answer; what to wait for next."""
+        turn = seat.turn
+        if turn.seq != snap.events_total:
+            turn = seat.turn = Turn(snap.events_total)
+        elif turn.stuck:
+            return "any_change"  # `your_turn` holds already: it would answer at once
+        view = await self._view(match_id, raw, snap, seat, seat.last_seq, turn.refusal, record.decisions + 1)
+        give_up = turn.local >= self.max_local_refusals or turn.server >= self.max_server_refusals
+        body, usage, fell_back = await self._decide(view, record, give_up)
+        seat.last_seq = max(seat.last_seq, int(snap.events_total or 0))
+        turn.stuck = fell_back
+        if body is None and not fell_back:
+            await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
+        elif body is not None:
             await self._take(match_id, view, body, usage, turn, record)
+        # `your_turn` would hold an agent that takes off-turn actions past one that opens as its turn ends
+        return NOW if self.off_turn else "your_turn"
+
+    async def _off_turn(self, match_id: str, raw: dict[str, Any], snap: Snapshot, seat: Seat,
+                        record: MatchRecord) -> str:
+        """Offer an off-turn action to an agent that takes them, once per change; what to wait for next."""
+        if not self.off_turn:
+            return "your_turn"
+        rows = [row for row in raw["you"].get("allowed_actions") or [] if row.get("type") != "concede"]
+        if rows and seat.aside.seq != snap.events_total:
+            since = max(seat.last_seq, seat.aside.seq or 0)
+            seat.aside = Turn(snap.events_total, refusal=seat.aside.refusal)
+            view = await self._view(match_id, raw, snap, seat, since, seat.aside.refusal, record.decisions)
+            try:
+                body, usage = await self._ask(self.agent.decide_off_turn, view, record)
+            except Exception:  # noqa: BLE001 - as in decide: the agent's bug is reported, the runner plays on
+                self._report_error("decide_off_turn", view, record)
+                body = None
+            if body is not None:
+                await self._take(match_id, view, body, usage, seat.aside, record)
+        return "any_change"  # an off-turn action may open (or the seat's turn come) with any event
+
+    async def _view(self, match_id: str, raw: dict[str, Any], snap: Snapshot, seat: Seat, since: int,
+                    refusal: Refusal | None, decision: int) -> View:
+        you = raw["you"]
+        rules = await self.client.game(snap.game)
+        view = View(match_id=match_id, game=snap.game, seat=int(you["seat"]), snapshot=snap, raw=raw,
+                    events=new_events(raw, since), legal=legal_actions(you["allowed_actions"], rules.actions),
+                    rules=rules, refusal=refusal, decision=decision)
+        if not seat.started:
+            seat.started = True
+            self.agent.on_match_start(view)
+        return view
+
+    def _end(self, record: MatchRecord, snap: Snapshot, raw: dict[str, Any]) -> None:
+        record.result = snap.result
+        self._report(record, snap)
+        if record.decide_errors > 1:
+            print(f"wodi-client: the agent raised {record.decide_errors} times in match {record.match_id} (the "
+                  f"first traceback is above)", file=sys.stderr)
+        self.agent.on_match_end(raw)
 
     async def _take(self, match_id: str, view: View, body: dict[str, Any], usage: Usage | None, turn: Turn,
                     record: MatchRecord) -> None:
@@ -181,27 +230,33 @@ class Runner:
         record.decisions += 1
         if not give_up:
             try:
-                body, usage = await self._ask(view, record)
+                body, usage = await self._ask(self.agent.decide, view, record)
                 return body, usage, False
             except Exception:  # noqa: BLE001 - an agent's bug must not leave its seat to the clock: send the fallback
-                record.decide_errors += 1
-                if record.decide_errors == 1:
-                    print(f"wodi-client: {type(self.agent).__name__}.decide raised in match {view.match_id} (decision "
-                          f"{view.decision}); the fallback is sent instead, and later errors are only counted:\n"
-                          f"{traceback.format_exc()}", file=sys.stderr, end="")
+                self._report_error("decide", view, record)
         record.fallbacks += 1
         return self.agent.fallback(view), None, True
 
-    async def _ask(self, view: View, record: MatchRecord) -> tuple[dict[str, Any] | None, Usage | None]:
-        if inspect.iscoroutinefunction(self.agent.decide):
-            answer = await self.agent.decide(view)
+    async def _ask(self, method: Callable[[View], Any], view: View,
+                   record: MatchRecord) -> tuple[dict[str, Any] | None, Usage | None]:
+        if inspect.iscoroutinefunction(method):
+            answer = await method(view)
         else:
-            answer = await asyncio.to_thread(self.agent.decide, view)
+            answer = await asyncio.to_thread(method, view)
         if isinstance(answer, Decision):
             if answer.usage is not None:
                 record.usage = record.usage.add(answer.usage)
             return answer.action, answer.usage
         return answer, None
+
+    def _report_error(self, method: str, view: View, record: MatchRecord) -> None:
+        """The first exception of a match to stderr with its traceback; later ones are counted (see `_end`)."""
+        record.decide_errors += 1
+        if record.decide_errors == 1:
+            fallback = "the fallback is sent instead" if method == "decide" else "nothing is sent"
+            print(f"wodi-client: {type(self.agent).__name__}.{method} raised in match {view.match_id} (decision "
+                  f"{view.decision}); {fallback}, and later errors are only counted:\n{traceback.format_exc()}",
+                  file=sys.stderr, end="")
 
     async def _send(self, match_id: str, body: dict[str, Any], usage: Usage | None, snap: Snapshot,
                     record: MatchRecord) -> dict[str, Any] | WodiError:
