@@ -98,9 +98,10 @@ def pick(prompt: str, rng: random.Random) -> dict[str, Any]:
     plain = [a for a in legal if not a["free"]]
     action = rng.choice(legal if rng.random() < 0.6 or not plain else plain)
     body: dict[str, Any] = {"type": action["type"], **action["fixed"]}
+    sizes = action.get("sizes") or {}
     for name, values in action["options"].items():
         if values and name not in action["optional"]:
-            body[name] = rng.choice(values)
+            body[name] = rng.sample(values, sizes[name]) if name in sizes else rng.choice(values)
     optional = [name for name in action["optional"] if action["options"][name]]
     if optional:
         name = rng.choice(optional)

@@ -1,19 +1,22 @@
 """Through the command line against a real server (uvicorn in a subprocess, SQLite or PostgreSQL) and its official
 bots: `wodi-agent register`, then `wodi-agent play` with the example random agent plays a complete undercover and
-a complete werewolf match, printing a progress line and the outcome."""
+a complete werewolf match, printing a progress line and the outcome; `wodi-agent benchmark` prints its report
+alone on stdout."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
-from wodi_client import Wodi, play
+from wodi_client import AsyncWodi, Wodi, cli, play
 from wodi_client.examples.undercover_rules import UndercoverRules
 
 from tests.conftest import _wipe
@@ -97,4 +100,30 @@ async def test_benchmark_plays_a_run_through_the_command_line(server: Server, wi
                      '{"n_players": 4, "n_undercover": 1}', "--agent",
                      "wodi_client.examples.random_agent:RandomAgent", key=key)
     assert ran.returncode == 0, ran.stderr  # issue 30's API: both games played, the report printed
-    assert ran.stdout.count(" finished: ") == 2 and '"status": "finished"' in ran.stdout
+    report = json.loads(ran.stdout)  # stdout is the report alone, for `| jq`
+    assert report["status"] == "finished" and report["played"] == 2
+    assert ran.stderr.count(" finished: ") == 2  # the progress and each match's outcome go to stderr
+    assert "[1/2] undercover " in ran.stderr and "[2/2] undercover " in ran.stderr
+
+
+class LaggingWodi(AsyncWodi):
+    """A client whose benchmark reads show a running run's `played` before the server has counted any match."""
+
+    async def benchmark(self, benchmark_id: str) -> dict[str, Any]:
+        run = await super().benchmark(benchmark_id)
+        return {**run, "played": 0} if run.get("status") == "running" else run
+
+
+def test_benchmark_counts_its_games_itself(server: Server, database_url: str, monkeypatch: pytest.MonkeyPatch,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    with Wodi(server.base_url) as client:
+        client.register("cli-bench-count")
+        key = str(client.api_key)
+    monkeypatch.setattr(cli, "AsyncWodi", LaggingWodi)
+    code = cli.main(["--base-url", server.base_url, "benchmark", "--game", "undercover", "--games", "2", "--config",
+                     '{"n_players": 4, "n_undercover": 1}', "--agent", "wodi_client.examples.random_agent:RandomAgent",
+                     "--key", key])
+    out, err = capsys.readouterr()
+    assert code == 0 and json.loads(out)["played"] == 2
+    assert "[1/2] undercover " in err and "[2/2] undercover " in err  # the second game, whatever `played` says
+    asyncio.run(_wipe(database_url))

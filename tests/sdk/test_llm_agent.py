@@ -6,6 +6,7 @@ turn, and the agent reports its token usage (sent as `usage` only when the serve
 from __future__ import annotations
 
 import json
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -100,3 +101,19 @@ def test_other_players_text_reaches_the_model_only_as_quoted_data() -> None:
     assert "text" not in quoted and quoted["said"].startswith("«") and "\x00" not in quoted["said"]
     assert quote({**event, "seat": 0}, seat=0)["text"] == event["text"]  # one's own words stay as they are
     assert "said" in json.dumps(quoted) and user_prompt  # the prompt builder uses `quote` for every event
+
+
+async def test_a_dead_endpoint_is_reported_on_stderr(app: FastAPI, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    with socket.socket() as closed:  # a port no one listens on
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+    monkeypatch.setenv("OPENAI_BASE_URL", f"http://127.0.0.1:{port}/v1")
+    agent = LLMAgent(model="fake")
+    agents = [agent, *(RandomAgent(seed) for seed in range(1, SEATS["undercover"]))]
+    mine = (await play_table(app, "undercover", agents))[0]
+    assert mine.status == "finished" and agent.failures == agent.calls > 1
+    err = [line for line in capsys.readouterr().err.splitlines() if line.startswith("llm_agent: ")]
+    assert len(err) >= 2 and all("model calls have failed" in line for line in err[1:-1]), err
+    assert f"127.0.0.1:{port}" in err[0] and "failed: APIConnectionError" in err[0]
+    assert err[-1].startswith(f"llm_agent: {agent.calls} of {agent.calls} model calls failed")

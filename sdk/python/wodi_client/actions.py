@@ -5,7 +5,11 @@ An `allowed_actions` row is `{"type": …}` plus, for each choice the action tak
 werewolf row's `"action": "kill"`) or a list of options (`targets`, `locations`, `items`, `clues`, `powers` …).
 `LegalAction` maps each list to the body field it fills (`targets` → the schema's `target_seat`, `target` or
 `to`; `locations` → `location` …), knows the required fields no list fills (`text`, `word` …), checks a body
-against the row (`check`) and fills a random legal body (`random_body`).
+against the row and the schema's types (`check`) and fills a random legal body (`random_body`).
+
+A row's `<field>_size: n`, where the schema's `<field>` is a list, asks for a list of exactly n distinct options
+(an Avalon leader's `"team_size": 2` with `targets`: `"team": [0, 3]`); `targets` fills that list when the action
+takes no single seat.
 """
 
 from __future__ import annotations
@@ -15,8 +19,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 SEAT_FIELDS = ("target_seat", "target", "to")  # where a row's `targets` (seats) go, in order of preference
+SIZE_SUFFIX = "_size"  # a row's `<field>_size`: how many options the list field `<field>` holds
 SKIP_KEYS = ("type", "deadline_ts")
 RESERVED_FIELDS = ("type", "expected_seq", "analysis", "usage")  # fields the kit or the server handle itself
+JSON_TYPES: dict[str, tuple[type, ...]] = {"string": (str,), "integer": (int,), "number": (int, float),
+                                           "boolean": (bool,), "array": (list,), "object": (dict,),
+                                           "null": (type(None),)}
+NOUNS = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+         "array": "a list", "object": "an object", "null": "null"}
 
 
 @dataclass
@@ -28,6 +38,7 @@ class LegalAction:
     options: dict[str, list[Any]] = field(default_factory=dict)  # body field → the values it may take
     free: list[str] = field(default_factory=list)  # required body fields no option list fills (free text …)
     optional: list[str] = field(default_factory=list)  # body fields with options the action may also leave out
+    sizes: dict[str, int] = field(default_factory=dict)  # list body field → how many distinct options it holds
     deadline_ts: int | None = None
     row: dict[str, Any] = field(default_factory=dict)
     schema: dict[str, Any] = field(default_factory=dict)
@@ -54,7 +65,13 @@ class LegalAction:
                 continue
             if props and name not in props:
                 return f"{self.type} takes no field {name!r} (it takes {sorted(p for p in props if p != 'type')})"
-            if name in self.options and value is not None and value not in self.options[name]:
+            if value is not None and isinstance(props.get(name), dict) and not fits(value, props[name]):
+                return f"{name}={value!r} is not {describe(props[name])}"
+            if name in self.sizes and value is not None:
+                problem = self._check_list(name, value)
+                if problem is not None:
+                    return problem
+            elif name in self.options and value is not None and value not in self.options[name]:
                 return f"{name}={value!r} is not one of {self.options[name]}"
         for name in self.required:
             if body.get(name) is None:
@@ -63,6 +80,17 @@ class LegalAction:
             if isinstance(body.get(name), str) and not body[name].strip():
                 return f"{name} is empty"
         return None
+
+    def _check_list(self, name: str, value: Any) -> str | None:
+        size, options = self.sizes[name], self.options.get(name)
+        if not isinstance(value, list):
+            return f"{name} must be a list of {size}, not {value!r}"
+        if len(value) != size:
+            return f"{name} must hold exactly {size}, not {len(value)}"
+        if any(value.count(item) > 1 for item in value):
+            return f"{name}={value!r} repeats a value (it takes {size} distinct ones)"
+        strays = [item for item in value if options is not None and item not in options]
+        return f"{name}: {strays} not among {options}" if strays else None
 
     @property
     def required(self) -> list[str]:
@@ -76,9 +104,9 @@ class LegalAction:
             if name in body:
                 continue
             if name in self.options:
-                if not self.options[name]:
+                body[name] = self._pick(name, rng)
+                if body[name] is None:
                     return None
-                body[name] = rng.choice(self.options[name])
             elif name in self.free:
                 body[name] = text
             else:
@@ -86,14 +114,24 @@ class LegalAction:
         optional = [name for name in self.optional if name not in body and self.options.get(name)]
         if optional:  # at most one optional choice: e.g. a power's target, or the item *or* the clue to show
             name = rng.choice(optional)
-            body[name] = rng.choice(self.options[name])
+            value = self._pick(name, rng)
+            if value is not None:
+                body[name] = value
         return body
 
+    def _pick(self, name: str, rng: random.Random) -> Any:
+        """One option of `name` at random, or for a list field its size's distinct options (None: too few)."""
+        options, size = self.options.get(name) or [], self.sizes.get(name)
+        if size is None:
+            return rng.choice(options) if options else None
+        return rng.sample(options, size) if len(options) >= size else None
 
-def field_for(key: str, props: dict[str, Any]) -> str | None:
-    """The body field a row's option list `key` fills (None: the schema has no such field)."""
+
+def field_for(key: str, props: dict[str, Any], lists: tuple[str, ...] = ()) -> str | None:
+    """The body field a row's option list `key` fills (None: the schema has no such field); `lists` are the list
+    fields the row gives a size for, which `targets` fills when the action takes no single seat."""
     if key == "targets":
-        return next((name for name in SEAT_FIELDS if name in props), None)
+        return next((name for name in (*SEAT_FIELDS, *lists) if name in props), None)
     singular = key[:-1] if key.endswith("s") else key
     if singular in props:
         return singular
@@ -108,22 +146,65 @@ def legal_actions(rows: list[dict[str, Any]], schemas: dict[str, dict[str, Any]]
         schema = schemas.get(kind) or {}
         props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         assert isinstance(props, dict)
-        action = LegalAction(type=kind, row=row, schema=schema, deadline_ts=row.get("deadline_ts"))
+        action = LegalAction(type=kind, row=row, schema=schema, deadline_ts=row.get("deadline_ts"),
+                             sizes=list_sizes(row, props))
         for key, value in row.items():
             if key in SKIP_KEYS:
                 continue
             if isinstance(value, list):
-                name = field_for(key, props)
+                name = field_for(key, props, tuple(action.sizes))
                 if name is not None:
                     action.options.setdefault(name, [])
                     action.options[name] += [v for v in value if v not in action.options[name]]
             elif key in props:
                 action.fixed[key] = value
         required = [str(r) for r in schema.get("required") or [] if r not in RESERVED_FIELDS]
-        action.free = [name for name in required if name not in action.options and name not in action.fixed]
+        action.free = [name for name in required
+                       if name not in action.options and name not in action.fixed and name not in action.sizes]
         action.optional = [name for name in action.options if name not in required]
         legal.append(action)
     return legal
+
+
+def list_sizes(row: dict[str, Any], props: dict[str, Any]) -> dict[str, int]:
+    """The row's `<field>_size: n` entries whose `<field>` the schema takes as a list: field → n."""
+    sizes = {}
+    for key, value in row.items():
+        name, prop = key.removesuffix(SIZE_SUFFIX), props.get(key.removesuffix(SIZE_SUFFIX))
+        if name != key and type(value) is int and isinstance(prop, dict) and fits([], prop):
+            sizes[name] = value
+    return sizes
+
+
+def fits(value: Any, schema: dict[str, Any]) -> bool:
+    """Whether `value` has the JSON type `schema` gives it (its `type`, `anyOf`, `enum`, `const` and list `items`;
+    bounds and lengths are the server's to check)."""
+    alternatives = schema.get("anyOf")
+    if isinstance(alternatives, list):
+        return any(fits(value, option) for option in alternatives if isinstance(option, dict))
+    if "const" in schema and value != schema["const"]:
+        return False
+    if isinstance(schema.get("enum"), list) and value not in schema["enum"]:
+        return False
+    kinds = JSON_TYPES.get(str(schema.get("type")))
+    if kinds is not None and (not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds)):
+        return False
+    items = schema.get("items")
+    return not (isinstance(value, list) and isinstance(items, dict) and not all(fits(v, items) for v in value))
+
+
+def describe(schema: dict[str, Any]) -> str:
+    """A JSON Schema's type in words: "a list (each item an integer)", "a string or null" …"""
+    alternatives = schema.get("anyOf")
+    if isinstance(alternatives, list):
+        return " or ".join(describe(option) for option in alternatives if isinstance(option, dict))
+    if "const" in schema:
+        return repr(schema["const"])
+    if isinstance(schema.get("enum"), list):
+        return f"one of {schema['enum']}"
+    noun = NOUNS.get(str(schema.get("type")), "a value")
+    items = schema.get("items")
+    return f"{noun} (each item {describe(items)})" if noun == "a list" and isinstance(items, dict) else noun
 
 
 def check_action(body: Any, legal: list[LegalAction]) -> str | None:

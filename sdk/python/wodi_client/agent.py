@@ -127,7 +127,9 @@ class View:
 class Agent:
     """Subclass and implement `decide`. It is called only when the seat must act; return an action body (a dict
     like `{"type": "vote", "target_seat": 3}`) or a `Decision`. It may be a plain method (run in a worker
-    thread) or `async def`. Return None to send nothing this time (the runner waits for the next change)."""
+    thread) or `async def`. Return None to send nothing this time (the runner waits for the next change). An
+    exception it raises is printed to stderr with its traceback (the first of a match; later ones are counted)
+    and the runner sends `fallback` instead, so the seat still acts."""
 
     name = "agent"
 
@@ -135,9 +137,18 @@ class Agent:
         raise NotImplementedError
 
     def fallback(self, view: View) -> dict[str, Any] | None:
-        """What the runner sends when `decide` keeps returning actions the kit refuses: by default the plainest
-        legal action."""
+        """What the runner sends when `decide` keeps returning actions the kit refuses, or raises: by default the
+        plainest legal action. If this is refused too (or None), the runner waits for the match to move on."""
         return view.plain_action()
+
+    def decide_off_turn(self, view: View) -> dict[str, Any] | Decision | None:
+        """Opt in by overriding: called when the seat may send something although it is not its turn (Avalon's
+        `confer` while the assassin chooses, a werewolf's or an undercover's `whisper`) — once per change of the
+        match while `view.legal` lists such an action. Return one of them, or None to stay silent. Its `view.events`
+        are the events new since the previous call (of this or `decide`); a refused answer comes back in the next
+        call's `view.refusal`, and nothing is sent in its place. An agent that overrides it costs one long-poll per
+        event of the match while it waits (`wait_for=any_change`) instead of one per turn."""
+        return None
 
     def on_match_start(self, view: View) -> None:
         """Called once with the first view of a match (before the first `decide`)."""

@@ -5,6 +5,7 @@
     wodi-agent benchmark --game werewolf --games 6 --agent my_agent:MyAgent    # on a server with /api/benchmarks
 
 The server is `--base-url` or `WODI_BASE_URL` (default http://127.0.0.1:8000); the key `--key` or `WODI_API_KEY`.
+`benchmark` prints only the run's report, as JSON, on stdout (so `| jq` reads it); its progress goes to stderr.
 """
 
 from __future__ import annotations
@@ -108,14 +109,14 @@ async def _benchmark(args: argparse.Namespace) -> int:
                 return 2
             raise
         bench_id = str(run["benchmark_id"])
-        print(f"benchmark {bench_id}: {args.games} {args.game} games against pool {run.get('pool')}", flush=True)
+        print(f"benchmark {bench_id}: {args.games} {args.game} games against pool {run.get('pool')}", file=sys.stderr)
         played: set[str] = set()
         while run.get("status") == "running":
             match_id = run.get("current_match_id")
             if match_id and match_id not in played:
-                runner = Runner(client, agent, wait=args.wait,
-                                progress=ProgressLine(int(run.get("played") or 0) + 1, args.games))
-                print(outcome(await runner.play_match(str(match_id))), flush=True)
+                # counted here: the run's `played` is read before the server has counted the match just played
+                runner = Runner(client, agent, wait=args.wait, progress=ProgressLine(len(played) + 1, args.games))
+                print(outcome(await runner.play_match(str(match_id))), file=sys.stderr, flush=True)
                 played.add(str(match_id))
             else:
                 await asyncio.sleep(1.0)

@@ -9,7 +9,17 @@ Per turn the runner
    retry of that send, so a retried or duplicated send has one effect;
 5. on `409 stale_state` (the match moved on) reads again and decides again; on any other refusal the next
    `decide` of the turn gets the server's `Refusal` — and an action the server refused is never sent again in
-   that turn (after `max_server_refusals` in one turn, the fallback).
+   that turn (after `max_server_refusals` in one turn, the fallback);
+6. when the fallback is refused too (or there is none), waits for the match to move on
+   (`wait_for=any_change`) before it decides again: a seat with nothing it may send never spins.
+
+An exception raised by `decide` does not stop the runner: the first one of a match is printed to stderr with its
+traceback (later ones are counted, and the count printed at the match's end) and the fallback is sent instead.
+
+Off-turn actions (Avalon's `confer` while the assassin chooses, a werewolf's or an undercover's `whisper`) are
+offered only to an agent that overrides `Agent.decide_off_turn`: its runner long-polls `wait_for=any_change` while
+it is not the seat's turn and calls it once per change while `allowed_actions` lists an action other than
+`concede`; its answer is checked and sent like a decision's, but never retried and never replaced by a fallback.
 """
 
 from __future__ import annotations
@@ -17,6 +27,8 @@ from __future__ import annotations
 import asyncio
 import inspect
 import random
+import sys
+import traceback
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -28,6 +40,7 @@ from wodi_client.client import AsyncWodi, WodiError, new_key
 from wodi_client.models import Snapshot
 
 TERMINAL = ("finished", "aborted")
+NOW = "now"  # the next read does not wait
 GONE = ("match_finished", "you_are_eliminated", "match_not_found")
 
 
@@ -46,6 +59,7 @@ class MatchRecord:
     stale: int = 0
     local_refusals: int = 0
     fallbacks: int = 0
+    decide_errors: int = 0  # calls of `decide` (the fallback was sent instead) or `decide_off_turn` that raised
     refused: Counter[str] = field(default_factory=Counter)
     refusals_per_turn: Counter[int] = field(default_factory=Counter)  # expected_seq → server refusals
     usage: Usage = field(default_factory=Usage)
@@ -62,6 +76,30 @@ class MatchRecord:
 Progress = Callable[[MatchRecord, Snapshot | None], None]
 
 
+@dataclass
+class Turn:
+    """The runner's memory of one turn: the `events_total` it was read at, the refusals so far, and whether even
+    the fallback was refused (`stuck`: nothing more to try until the match moves on)."""
+
+    seq: int | None = None
+    refusal: Refusal | None = None
+    refused: list[dict[str, Any]] = field(default_factory=list)  # bodies the server refused in this turn
+    local: int = 0
+    server: int = 0
+    stuck: bool = False
+
+
+@dataclass
+class Seat:
+    """The runner's memory of one match: the last `seq` a decision saw, the current turn, the last off-turn view
+    (`aside`) and whether `on_match_start` was called."""
+
+    last_seq: int = 0
+    turn: Turn = field(default_factory=Turn)
+    aside: Turn = field(default_factory=Turn)
+    started: bool = False
+
+
 class Runner:
     """Plays matches for one agent through one client."""
 
@@ -75,25 +113,19 @@ class Runner:
         self.max_server_refusals = max_server_refusals
         self.progress = progress
         self.rng = rng or random.Random()
+        self.off_turn = getattr(type(agent), "decide_off_turn", None) not in (None, Agent.decide_off_turn)
 
     async def play_match(self, match_id: str) -> MatchRecord:
         """Play `match_id` (where this agent is seated) to its end."""
-        record = MatchRecord(match_id)
-        last_seq = 0
+        record, seat = MatchRecord(match_id), Seat()
         wait_for = "your_turn"
-        turn: int | None = None  # the events_total the current turn was read at
-        refusal: Refusal | None = None
-        refused_bodies: list[dict[str, Any]] = []
-        local = server = 0
-        started = False
         while True:
-            raw = await self.client.snapshot_json(match_id, wait=self.wait, wait_for=wait_for)
+            wait = 0.0 if wait_for == NOW else self.wait
+            raw = await self.client.snapshot_json(match_id, wait=wait, wait_for=wait_for)
             snap = Snapshot.model_validate(raw)
             record.game, record.status = snap.game, snap.status
             if snap.status in TERMINAL:
-                record.result = snap.result
-                self._report(record, snap)
-                self.agent.on_match_end(raw)
+                self._end(record, snap, raw)
                 return record
             you = raw.get("you")
             if not you:
@@ -101,61 +133,130 @@ class Runner:
             record.seat = you.get("seat")
             if you.get("next_action") == "eliminated" or (not you.get("alive", True) and not you.get("your_turn")):
                 wait_for = "match_finished"
-                continue
-            wait_for = "your_turn"
-            if not you.get("your_turn") or not you.get("allowed_actions"):
-                continue
-            if turn != snap.events_total:
-                turn, refusal, refused_bodies, local, server = snap.events_total, None, [], 0, 0
-            rules = await self.client.game(snap.game)
-            view = View(match_id=match_id, game=snap.game, seat=int(you["seat"]), snapshot=snap, raw=raw,
-                        events=new_events(raw, last_seq), legal=legal_actions(you["allowed_actions"], rules.actions),
-                        rules=rules, refusal=refusal, decision=record.decisions + 1)
-            if not started:
-                started = True
-                self.agent.on_match_start(view)
-            body, usage = await self._decide(view, record, local >= self.max_local_refusals
-                                             or server >= self.max_server_refusals)
-            last_seq = max(last_seq, snap.events_total)
-            if body is None:
-                await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
-                continue
-            problem = view.check(body)
-            if problem is None and body in refused_bodies:
-                problem = "the server already refused this exact action in this turn"
-            if problem is not None:
-                local += 1
-                record.local_refusals += 1
-                refusal = Refusal("not_allowed", problem, body, local=True)
-                continue
-            result = await self._send(match_id, body, usage, snap, record)
-            if isinstance(result, WodiError):
-                if result.code == "stale_state" or result.code in GONE or result.status == 401:
-                    continue
-                server += 1
-                record.refused[result.code] += 1
-                record.refusals_per_turn[snap.events_total] += 1
-                refused_bodies.append(body)
-                refusal = Refusal(result.code, result.message, body, detail=result.detail)
-                continue
-            refusal = None
-            self._report(record, snap)
+            elif not you.get("your_turn") or not you.get("allowed_actions"):
+                wait_for = await self._off_turn(match_id, raw, snap, seat, record)
+            else:
+                wait_for = await self._turn(match_id, raw, snap, seat, record)
+
+    async def _turn(self, match_id: str, raw: dict[str, Any], snap: Snapshot, seat: Seat,
+                    record: MatchRecord) -> str:
+        """Decide (or fall back) once in the seat's turn and send the answer; what to wait for next."""
+        turn = seat.turn
+        if turn.seq != snap.events_total:
+            turn = seat.turn = Turn(snap.events_total)
+        elif turn.stuck:
+            return "any_change"  # `your_turn` holds already: it would answer at once
+        view = await self._view(match_id, raw, snap, seat, seat.last_seq, turn.refusal, record.decisions + 1)
+        give_up = turn.local >= self.max_local_refusals or turn.server >= self.max_server_refusals
+        body, usage, fell_back = await self._decide(view, record, give_up)
+        seat.last_seq = max(seat.last_seq, int(snap.events_total or 0))
+        turn.stuck = fell_back
+        if body is None and not fell_back:
+            await asyncio.sleep(0.5)  # the agent passes this time; wait for a change
+        elif body is not None:
+            await self._take(match_id, view, body, usage, turn, record)
+        # `your_turn` would hold an agent that takes off-turn actions past one that opens as its turn ends
+        return NOW if self.off_turn else "your_turn"
+
+    async def _off_turn(self, match_id: str, raw: dict[str, Any], snap: Snapshot, seat: Seat,
+                        record: MatchRecord) -> str:
+        """Offer an off-turn action to an agent that takes them, once per change; what to wait for next."""
+        if not self.off_turn:
+            return "your_turn"
+        rows = [row for row in raw["you"].get("allowed_actions") or [] if row.get("type") != "concede"]
+        if rows and seat.aside.seq != snap.events_total:
+            since = max(seat.last_seq, seat.aside.seq or 0)
+            seat.aside = Turn(snap.events_total, refusal=seat.aside.refusal)
+            view = await self._view(match_id, raw, snap, seat, since, seat.aside.refusal, record.decisions)
+            try:
+                body, usage = await self._ask(self.agent.decide_off_turn, view, record)
+            except Exception:  # noqa: BLE001 - as in decide: the agent's bug is reported, the runner plays on
+                self._report_error("decide_off_turn", view, record)
+                body = None
+            if body is not None:
+                await self._take(match_id, view, body, usage, seat.aside, record)
+        return "any_change"  # an off-turn action may open (or the seat's turn come) with any event
+
+    async def _view(self, match_id: str, raw: dict[str, Any], snap: Snapshot, seat: Seat, since: int,
+                    refusal: Refusal | None, decision: int) -> View:
+        you = raw["you"]
+        rules = await self.client.game(snap.game)
+        view = View(match_id=match_id, game=snap.game, seat=int(you["seat"]), snapshot=snap, raw=raw,
+                    events=new_events(raw, since), legal=legal_actions(you["allowed_actions"], rules.actions),
+                    rules=rules, refusal=refusal, decision=decision)
+        if not seat.started:
+            seat.started = True
+            self.agent.on_match_start(view)
+        return view
+
+    def _end(self, record: MatchRecord, snap: Snapshot, raw: dict[str, Any]) -> None:
+        record.result = snap.result
+        self._report(record, snap)
+        if record.decide_errors > 1:
+            print(f"wodi-client: the agent raised {record.decide_errors} times in match {record.match_id} (the "
+                  f"first traceback is above)", file=sys.stderr)
+        self.agent.on_match_end(raw)
+
+    async def _take(self, match_id: str, view: View, body: dict[str, Any], usage: Usage | None, turn: Turn,
+                    record: MatchRecord) -> None:
+        """Check `body` and send it; a refusal (the kit's or the server's) goes into `turn` for the next decision."""
+        problem = view.check(body)
+        if problem is None and body in turn.refused:
+            problem = "the server already refused this exact action in this turn"
+        if problem is not None:
+            turn.local += 1
+            record.local_refusals += 1
+            turn.refusal = Refusal("not_allowed", problem, body, local=True)
+            return
+        snap = view.snapshot
+        result = await self._send(match_id, body, usage, snap, record)
+        if isinstance(result, WodiError):
+            if result.code == "stale_state" or result.code in GONE or result.status == 401:
+                turn.stuck = False  # the match moved on (or the seat is gone): read it again at once
+                return
+            turn.server += 1
+            record.refused[result.code] += 1
+            record.refusals_per_turn[int(snap.events_total or 0)] += 1
+            turn.refused.append(body)
+            turn.refusal = Refusal(result.code, result.message, body, detail=result.detail)
+            return
+        turn.refusal = None
+        turn.stuck = False
+        self._report(record, snap)
 
     async def _decide(self, view: View, record: MatchRecord,
-                      give_up: bool) -> tuple[dict[str, Any] | None, Usage | None]:
+                      give_up: bool) -> tuple[dict[str, Any] | None, Usage | None, bool]:
+        """The agent's answer, its usage and whether it is the fallback (`give_up`, or `decide` raised)."""
         record.decisions += 1
-        if give_up:
-            record.fallbacks += 1
-            return self.agent.fallback(view), None
-        if inspect.iscoroutinefunction(self.agent.decide):
-            answer = await self.agent.decide(view)
+        if not give_up:
+            try:
+                body, usage = await self._ask(self.agent.decide, view, record)
+                return body, usage, False
+            except Exception:  # noqa: BLE001 - an agent's bug must not leave its seat to the clock: send the fallback
+                self._report_error("decide", view, record)
+        record.fallbacks += 1
+        return self.agent.fallback(view), None, True
+
+    async def _ask(self, method: Callable[[View], Any], view: View,
+                   record: MatchRecord) -> tuple[dict[str, Any] | None, Usage | None]:
+        if inspect.iscoroutinefunction(method):
+            answer = await method(view)
         else:
-            answer = await asyncio.to_thread(self.agent.decide, view)
+            answer = await asyncio.to_thread(method, view)
         if isinstance(answer, Decision):
             if answer.usage is not None:
                 record.usage = record.usage.add(answer.usage)
             return answer.action, answer.usage
         return answer, None
+
+    def _report_error(self, method: str, view: View, record: MatchRecord) -> None:
+        """The first exception of a match to stderr with its traceback; later ones are counted (see `_end`)."""
+        record.decide_errors += 1
+        if record.decide_errors == 1:
+            fallback = "the fallback is sent instead" if method == "decide" else "nothing is sent"
+            print(f"wodi-client: {type(self.agent).__name__}.{method} raised in match {view.match_id} (decision "
+                  f"{view.decision}); {fallback}, and later errors are only counted:\n{traceback.format_exc()}",
+                  file=sys.stderr, end="")
 
     async def _send(self, match_id: str, body: dict[str, Any], usage: Usage | None, snap: Snapshot,
                     record: MatchRecord) -> dict[str, Any] | WodiError:
