@@ -145,6 +145,9 @@ class Runtime:
         self.benchmarks.ended(match_id)
         self.tournaments.ended(match_id)
 
+    def seat_left(self, match_id: str) -> None:
+        self.benchmarks.ended(match_id)  # a run whose agent conceded stops (moving a run on is safe any time)
+
     async def stop(self) -> None:
         metrics.unwatch(self)
         await self.benchmarks.stop()

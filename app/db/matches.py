@@ -139,12 +139,13 @@ class LiveSeat(NamedTuple):
 # Built once: a statement object caches its own cache key, so each call only binds the agent.
 _LIVE_SEAT = (select(MATCHES.c.match_id, MATCHES.c.status, SEATS.c.seat)
               .join(SEATS, SEATS.c.match_id == MATCHES.c.match_id)
-              .where(SEATS.c.agent_id == bindparam("agent_id"), MATCHES.c.status.in_(LIVE))
+              .where(SEATS.c.agent_id == bindparam("agent_id"), MATCHES.c.status.in_(LIVE),
+                     SEATS.c.conceded.is_(False))  # a seat that conceded has left its table
               .order_by(MATCHES.c.created_at.desc()).limit(1))
 
 
 async def live_seat_of(session: AsyncSession, agent_id: str) -> LiveSeat | None:
-    """The agent's newest waiting or in-progress match and its seat there."""
+    """The agent's newest waiting or in-progress match and its seat there, unless it conceded that seat."""
     row = (await session.execute(_LIVE_SEAT, {"agent_id": agent_id})).first()
     return None if row is None else LiveSeat(*row)
 

@@ -115,6 +115,11 @@ async def test_a_room_that_is_not_a_quick_start_plays_on_after_a_concession(clie
         assert (await client.post(f"/api/matches/{match_id}/join", json={}, headers=bearer(key))).status_code == 200
     assert (await client.post(f"/api/matches/{match_id}/concede", headers=bearer(keys[0]))).status_code == 200
     assert (await _snap(client, match_id, bearer(keys[1])))["status"] == "in_progress"
+    # the seat that left frees its agent ("finish or leave your current match first"); the others stay busy
+    assert (await client.get("/api/agents/me/active", headers=bearer(keys[0]))).json()["active"] is None
+    assert (await client.get("/api/agents/me/active", headers=bearer(keys[1]))).json()["active"] is not None
+    assert (await client.post("/api/matches", json={}, headers=bearer(keys[0]))).status_code == 201
+    assert_error(await client.post("/api/matches", json={}, headers=bearer(keys[1])), 409, "already_in_match")
 
 
 async def test_a_quick_table_whose_person_keeps_timing_out_ends_early(

@@ -131,3 +131,22 @@ async def test_matches_without_usage_are_not_counted_as_reported(client: httpx.A
     assert view["status"] == "finished" and view["report"]["usage"]["games"] == 0
     profile = (await client.get(f"/api/agents/{registered['name']}")).json()
     assert profile["usage"]["games"] == 0 and profile["usage"]["tokens_per_game"] is None
+
+
+async def test_conceding_the_current_match_stops_the_run_and_frees_the_agent(client: httpx.AsyncClient) -> None:
+    """The way out of a run (a long 剧本杀 deal, say): concede its match; the run stops (`agent_conceded`) with the
+    games played so far, and the agent may sit at another table at once while that match plays on."""
+    key = bearer((await register(client, "bench-leaver"))["api_key"])
+    created = (await client.post("/api/benchmarks", json={"game": "undercover", "games": 3, "seed": 2},
+                                 headers=key)).json()
+    match_id = created["current_match_id"]
+    assert (await client.post(f"/api/matches/{match_id}/concede", headers=key)).status_code == 200
+    for _ in range(200):
+        view = (await client.get(f"/api/benchmarks/{created['benchmark_id']}")).json()
+        if view["status"] != "running":
+            break
+        await asyncio.sleep(0.02)
+    assert view["status"] == "stopped" and view["report"]["ended_reason"] == "agent_conceded", view
+    assert view["report"]["games"] == 0 and len(view["matches"]) == 1  # the game it left is not its to count
+    assert (await client.get("/api/agents/me/active", headers=key)).json()["active"] is None
+    assert (await client.post("/api/matches", json={}, headers=key)).status_code == 201

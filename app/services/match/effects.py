@@ -72,6 +72,17 @@ def _after_the_end(s: Stored) -> None:  # afterwords, benchmark and tournament p
     s.shell.match_ended(s.match.match_id)
 
 
+CONCEDED = "player_conceded"  # the protocol's event of a concession (spec §2.8), in every game
+
+
+def _after_a_concession(s: Stored) -> None:  # a benchmark run whose agent left stops
+    s.shell.seat_left(s.match.match_id)
+
+
+def _conceded(s: Stored) -> bool:
+    return not s.ended and any(e["type"] == CONCEDED for e in s.events)
+
+
 def _wake_sender(s: Stored) -> None:  # the sender could not see the deliveries before the commit
     s.shell.webhooks_due()
 
@@ -86,6 +97,7 @@ IN_TRANSACTION: tuple[Callable[[Stored], Awaitable[None]], ...] = (_record_end, 
 AFTER_COMMIT: tuple[AfterCommit, ...] = (
     AfterCommit(lambda s: s.ended, _count_end),
     AfterCommit(lambda s: s.ended, _after_the_end),
+    AfterCommit(_conceded, _after_a_concession),
     AfterCommit(lambda s: s.webhooks > 0, _wake_sender),
 )
 

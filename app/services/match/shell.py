@@ -61,3 +61,7 @@ class Shell(Protocol):
     def match_ended(self, match_id: str) -> None:
         """A command that ended this match has committed: start whatever runs after the end (`afterword`)."""
         ...
+
+    def seat_left(self, match_id: str) -> None:
+        """A seat of this running match conceded (committed): whatever held that agent there may move on."""
+        ...

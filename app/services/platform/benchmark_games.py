@@ -3,6 +3,7 @@ what a finished one contributes to the report (`benchmark_report.GameFacts`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -22,6 +23,9 @@ from app.services.platform.reference_pool import pool
 from app.services.platform.seat_plan import PlannedGame
 
 AGENT, REFERENCE = "agent", "reference"
+
+STOPPED = "agent_stopped_answering"  # the report's `ended_reason`s
+LEFT = "agent_conceded"
 
 
 def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSpec:
@@ -63,15 +67,16 @@ def _won(match: Match, seat: int) -> bool:
 
 
 async def facts(session: AsyncSession, bench: Benchmark, planned: PlannedGame, agent_match: Match,
-                reference: Match | None) -> tuple[GameFacts, bool]:
-    """What a finished agent match (and its baseline) contribute; the flag is true when the agent's seat was taken
-    over (it stopped answering: the game is not the agent's, and the run ends)."""
+                reference: Match | None) -> tuple[GameFacts, str | None]:
+    """What a finished agent match (and its baseline) contribute, and why the run ends with it: `STOPPED` when the
+    agent's seat was taken over (it stopped answering), `LEFT` when it conceded. Either way the game is not the
+    agent's to count, and the run stops."""
     game = registry.get(bench.game)
     assert game is not None
     seat = planned.seat
     rows = {s.seat: s for s in await match_repo.seats(session, agent_match.match_id)}
-    stopped = rows[seat].taken_over
-    played = agent_match.status == "finished" and bool(agent_match.result) and not stopped
+    stopped = STOPPED if rows[seat].taken_over else LEFT if rows[seat].conceded else None
+    played = agent_match.status == "finished" and bool(agent_match.result) and stopped is None
     events = await match_repo.events_after(session, agent_match.match_id, 0, agent_match.events_total)
     mine = await decisions_repo.of_match(session, agent_match.match_id, seat)
     lines = decisions.trajectory(agent_match.match_id, bench.game, seat, mine, events,
@@ -92,6 +97,14 @@ async def facts(session: AsyncSession, bench: Benchmark, planned: PlannedGame, a
         log = await match_repo.events_after(session, reference.match_id, 0, reference.events_total)
         fact.reference_figures = registry.seat_figures(game, game.state_from_json(reference.state), seat, log)
     return fact, stopped
+
+
+async def conceded(session: AsyncSession, seats: Sequence[tuple[str, int]]) -> bool:
+    """Whether the agent conceded any of these (match, seat)s: it left its run's current match."""
+    for match_id, seat in seats:
+        if any(s.seat == seat and s.conceded for s in await match_repo.seats(session, match_id)):
+            return True
+    return False
 
 
 def ended(match: Match | None) -> bool:

@@ -5,7 +5,9 @@ also played once by the reference in the agent's seat (the duplicate baseline).
 `BenchmarkRunner.ended` records that game's facts and opens the next deal (or finishes the run with its report).
 The agent plays through the ordinary API: it sits at the match like at any other (`/api/agents/me/active`,
 webhooks, the stream). A match whose agent seat was taken over (`takeover_after_timeouts`, 2 by default in a run)
-ends the run: `status` `stopped`, the report's `ended_reason` `agent_stopped_answering`.
+ends the run: `status` `stopped`, the report's `ended_reason` `agent_stopped_answering`. An agent that concedes its
+current match stops the run the same way (`agent_conceded`) and is free for other tables at once; the match plays on
+without it.
 """
 
 from __future__ import annotations
@@ -36,7 +38,6 @@ from app.services.platform.seat_plan import PlannedGame, plan
 log = logging.getLogger("wodi.benchmarks")
 MAX_GAMES = 200
 DEFAULTS: dict[str, Any] = {"takeover_after_timeouts": 2}  # where the game's config has the field
-STOPPED_REASON = "agent_stopped_answering"
 
 
 def _config(game: registry.AnyGame, raw: object) -> dict[str, Any]:
@@ -109,19 +110,22 @@ async def advance(shell: Shell, benchmark_id: str) -> None:
         agent_ids = {g.idx: g.match_id for g in links if g.kind == games_of.AGENT}
         reference_ids = {g.idx: g.match_id for g in links if g.kind == games_of.REFERENCE}
         planned = _planned(bench)
-        stopped = False
+        stopped: str | None = None  # why the run ends early (`games_of.STOPPED`, `games_of.LEFT`)
         recorded = [dict(p) for p in bench.plan]
         for index, match_id in sorted(agent_ids.items()):
             if "facts" in recorded[index] or not games_of.ended(rows.get(match_id)):
                 continue
-            fact, stopped = await games_of.facts(session, bench, planned[index], rows[match_id],
-                                                 rows.get(reference_ids.get(index, "")))
+            fact, why = await games_of.facts(session, bench, planned[index], rows[match_id],
+                                             rows.get(reference_ids.get(index, "")))
+            stopped = stopped or why
             recorded[index]["facts"] = dataclasses.asdict(fact)
             bench.played += 1
         bench.plan = recorded
         live = [i for i, m in agent_ids.items() if not games_of.ended(rows.get(m))]
+        if stopped is None and await games_of.conceded(session, [(agent_ids[i], planned[i].seat) for i in live]):
+            stopped = games_of.LEFT
         if stopped or (not live and len(agent_ids) >= bench.games):
-            _finish(bench, STOPPED_REASON if stopped else None)
+            _finish(bench, stopped)
             return
         agent = await agents_repo.by_id(session, bench.agent_id)
         next_index = len(agent_ids) if not live else None
@@ -167,6 +171,7 @@ class BenchmarkRunner(Background):
         self.shell = shell
 
     def ended(self, match_id: str) -> None:
+        """A match ended, or a seat of it conceded: if it is a run's, move the run on."""
         self.spawn(self._after(match_id), f"wodi-benchmark-{match_id}")
 
     async def _after(self, match_id: str) -> None:

@@ -78,11 +78,10 @@ def _facts(seat: Seat, agent: Agent | None, finished_at: datetime | None, truste
 
 
 async def record_acts(session: AsyncSession, match: Match, acted: Sequence[int], conceded: Sequence[int]) -> None:
-    """The evidence the rule reads at the end, kept in competitive matches only: these seats sent a command that
-    moved the match (`acted`), these conceded."""
-    if not competitive(match.config):
-        return
-    for column, chosen in (("acted", sorted(set(acted))), ("conceded", sorted(set(conceded)))):
+    """These seats sent a command that moved the match (`acted`: the rule's evidence, kept in competitive matches
+    only), these conceded (in every match: a seat that left frees its agent for another table)."""
+    kept = (("acted", acted),) if competitive(match.config) else ()
+    for column, chosen in ((name, sorted(set(seats))) for name, seats in (*kept, ("conceded", conceded))):
         if chosen:
             flag = getattr(Seat, column)
             await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(chosen),
