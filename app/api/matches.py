@@ -46,6 +46,8 @@ ACTION_BODY = ("one of the match's game's actions (`type` names it; `GET /api/ga
                "it) and an optional `usage` `{input_tokens, output_tokens, model, cost_usd?}` (what the decision "
                "cost; private to the seat until the end; never passed to the game)")
 READ_ERRORS = ("invalid_api_key", "invalid_play_token", "match_not_found")
+# the host's commands on a waiting room: no seat is acting, so neither elimination nor a running match is asked for
+HOST_ERRORS = tuple(code for code in ACT_ERRORS if code not in ("you_are_eliminated", "match_not_in_progress"))
 Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30)")]
 
 
@@ -139,7 +141,7 @@ async def concede(match_id: str, request: Request, runtime: RuntimeDep, provider
 
 
 @router.post("/{match_id}/abort", response_model=Aborted, summary="Host cancels a waiting match",
-             responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting"))
+             responses=responses(*HOST_ERRORS, "not_host", "match_not_waiting"))
 async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                 agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:
     # The owner's cookie is read so that it is refused as the protocol says (403 owner_cannot_act), not unseen.
@@ -149,7 +151,7 @@ async def abort(match_id: str, request: Request, runtime: RuntimeDep, provider: 
 
 
 @router.post("/{match_id}/fill", response_model=Filling, summary="Host calls the official bots in for the open seats",
-             responses=responses(*ACT_ERRORS, "not_host", "match_not_waiting", "seats_left_for_players",
+             responses=responses(*HOST_ERRORS, "not_host", "match_not_waiting", "seats_left_for_players",
                                  "room_people_only", "bots_unavailable"))
 async def fill(match_id: str, request: Request, runtime: RuntimeDep, provider: ProviderDep, owner_id: OwnerIdDep,
                agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> dict[str, Any]:

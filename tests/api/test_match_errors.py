@@ -199,13 +199,14 @@ async def test_rate_limits_answer_429_with_retry_after(app: Any, client: httpx.A
 async def test_janitor_aborts_only_idle_waiting_rooms(app: Any, client: httpx.AsyncClient) -> None:
     runtime = app.state.runtime
     idle, busy = Table(client, 4), Table(client, 5)
-    opened = time.time()
     await idle.open(fill=False)
+    opened = time.time()  # after the idle room's last sign of life (opening it takes a while on a loaded machine)
     await busy.open(fill=False)
     await asyncio.sleep(1.0)
     await busy.join(1)  # a join keeps a room alive
-    # A time to live the idle room has outlived by far and the busy one has not (it joined a second after both
-    # opened): 0.5 s short of the idle room's age, so a slow machine between here and the sweep changes nothing.
+    # A time to live the idle room has outlived and the busy one has not (it joined a second after the idle room
+    # was last seen): 0.5 s short of the idle room's age, so a slow machine between here and the sweep changes
+    # nothing.
     runtime.settings.waiting_room_ttl = time.time() - opened - 0.5
     assert await runtime.scheduler.sweep_waiting_rooms() == 1
     gone = await idle.snap(None)
