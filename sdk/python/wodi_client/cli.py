@@ -84,7 +84,7 @@ async def _play(args: argparse.Namespace) -> int:
         await client.game(args.game)  # fails early on a game the server does not play
         for index in range(1, args.matches + 1):
             runner = Runner(client, agent, progress=ProgressLine(index, args.matches), wait=args.wait)
-            match_id = await runner.find_or_create(args.game, config)
+            match_id = await runner.find_or_create(args.game, config, fill=args.fill)
             record = await runner.play_match(match_id)
             records.append(record)
             print(outcome(record), flush=True)
@@ -140,6 +140,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--config", help="a room's config as JSON, when a room is created")
     play.add_argument("--key", default=os.environ.get("WODI_API_KEY"))
     play.add_argument("--wait", type=float, default=30.0, help="long-poll seconds (≤ 30)")
+    play.add_argument("--fill", action="store_true",
+                      help="call the official bots into a room it creates at once, instead of waiting for them")
     bench = commands.add_parser("benchmark", help="run a benchmark (server with POST /api/benchmarks, issue 30)")
     bench.add_argument("--game", required=True)
     bench.add_argument("--games", type=int, required=True)

@@ -217,6 +217,12 @@ class AsyncWodi:
         return MatchJoined.model_validate(
             await self.request("POST", f"/api/matches/{match_id}/join", json={}, idempotency_key=new_key()))
 
+    async def fill(self, match_id: str) -> dict[str, Any]:
+        """As the room's host: call the official bots in for its open seats now (`POST /fill`)."""
+        answer: dict[str, Any] = await self.request("POST", f"/api/matches/{match_id}/fill", json={},
+                                                    idempotency_key=new_key())
+        return answer
+
     # -- one match --------------------------------------------------------------------------------------------------
 
     async def snapshot(self, match_id: str, *, wait: float | None = None, wait_for: str | None = None) -> Snapshot:

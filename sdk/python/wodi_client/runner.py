@@ -278,8 +278,11 @@ class Runner:
         if self.progress is not None:
             self.progress(record, snap)
 
-    async def find_or_create(self, game: str, config: dict[str, Any] | None = None) -> str:
-        """The agent's unfinished match if it has one, else a waiting room of `game` it can join, else a new room."""
+    async def find_or_create(self, game: str, config: dict[str, Any] | None = None, *, fill: bool = False) -> str:
+        """The agent's unfinished match if it has one, else a waiting room of `game` it can join, else a new room;
+        with `fill`, the official bots are called into a new room's open seats at once (`POST /fill`) instead of
+        after the server's `WODI_BOT_FILL_AFTER`. A refused fill (the room needs players, say) is reported on
+        stderr and the room waits as usual."""
         active = await self.client.active()
         if active is not None:
             return active.match_id
@@ -290,13 +293,21 @@ class Runner:
             except WodiError as error:
                 if error.status not in (403, 404, 409, 422):
                     raise
-        return (await self.client.create_match(game, config)).match_id
+        match_id = (await self.client.create_match(game, config)).match_id
+        if fill:
+            try:
+                await self.client.fill(match_id)
+            except WodiError as error:
+                print(f"wodi-agent: the bots were not called in ({error.code}: {error.message}); the room waits",
+                      file=sys.stderr, flush=True)
+        return match_id
 
-    async def play(self, game: str, matches: int = 1, config: dict[str, Any] | None = None) -> list[MatchRecord]:
+    async def play(self, game: str, matches: int = 1, config: dict[str, Any] | None = None, *,
+                   fill: bool = False) -> list[MatchRecord]:
         """Find or create a room and play it, `matches` times."""
         records = []
         for _ in range(matches):
-            records.append(await self.play_match(await self.find_or_create(game, config)))
+            records.append(await self.play_match(await self.find_or_create(game, config, fill=fill)))
         return records
 
 
