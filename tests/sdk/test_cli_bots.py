@@ -26,10 +26,15 @@ from tests.sdk.table import START
 SDK = ROOT / "sdk" / "python"
 
 
+def with_bots(database_url: str, fill_after: float) -> Server:
+    """A started server whose official bots fill a waiting room `fill_after` seconds after it opens."""
+    return Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER=str(fill_after),
+                  WODI_OFFICIAL_BOT_KEY="test-kit-official-key").start(timeout=START)
+
+
 @pytest.fixture(scope="module")
 def server(database_url: str) -> Iterator[Server]:
-    running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="0.5",
-                     WODI_OFFICIAL_BOT_KEY="test-kit-official-key").start(timeout=START)
+    running = with_bots(database_url, 0.5)
     try:
         yield running
     finally:

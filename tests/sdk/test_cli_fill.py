@@ -12,14 +12,12 @@ import pytest
 
 from tests.conftest import _wipe
 from tests.e2e.server import Server
-from tests.sdk.table import START
-from tests.sdk.test_cli_bots import wodi_agent
+from tests.sdk.test_cli_bots import with_bots, wodi_agent
 
 
 @pytest.fixture
 def slow_bots(database_url: str) -> Iterator[Server]:
-    running = Server(database_url, WODI_BOTS_ENABLED="true", WODI_BOT_FILL_AFTER="600",
-                     WODI_OFFICIAL_BOT_KEY="test-kit-official-key").start(timeout=START)
+    running = with_bots(database_url, 600)
     try:
         yield running
     finally:
