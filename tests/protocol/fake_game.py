@@ -100,7 +100,7 @@ def you(state: State, seat: int) -> dict[str, Any]:
 
 def allowed(state: State, seat: int) -> list[dict[str, Any]]:
     others = [p.seat for p in state.players if p.seat != seat]
-    return [*([{"type": "pass_lantern", "targets": others}] if state.holder == seat else []), {"type": "concede"}]
+    return [{"type": "pass_lantern", "targets": others}] if state.holder == seat else []
 
 
 def public(state: State) -> dict[str, Any]:

@@ -70,7 +70,7 @@ def allowed(state: State, seat: int) -> list[dict[str, Any]]:
                         {"type": "confer", **timed}],
         "confer": [{"type": "confer", **timed}],
     }
-    return [*table.get(action, []), {"type": "concede"}]
+    return table.get(action, [])  # the kit adds concede
 
 
 def public(state: State) -> dict[str, Any]:

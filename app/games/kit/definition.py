@@ -96,7 +96,8 @@ class GameDef(Generic[StateT, StepT]):
     you: Callable[[StateT, int], dict[str, Any]]
     """A seat's own block besides `seat`, `alive` and `allowed_actions`: `your_turn`, `next_action`, its secrets."""
     allowed: Callable[[StateT, int], list[dict[str, Any]]]
-    """`Game.allowed_actions` for a seat of a running match that is still in the game."""
+    """`Game.allowed_actions` for a seat of a running match that is still in the game, but concede: the kit adds it
+    for a living seat."""
     sides: tuple[str, ...]
     public: Callable[[StateT], dict[str, Any]] = _no_fields
     god: Callable[[StateT], dict[str, Any]] = _no_fields

@@ -225,7 +225,8 @@ class KitGame(Members[StateT], Generic[StateT, StepT]):
         player = _seat(state, seat)
         if cast(Any, state).status != "in_progress" or player is None or not (player.alive or self.d.dead_may_act):
             return []
-        return self.d.allowed(state, seat)
+        # the game's rows, then leaving (§2.3.1): every seat still in a running match may concede
+        return [*self.d.allowed(state, seat), *([{"type": "concede"}] if player.alive else [])]
 
     def seat_sides(self, state: StateT) -> dict[int, str]:
         side_of = self.d.side_of

@@ -182,7 +182,6 @@ def allowed(state: MatchState, seat: int) -> list[dict[str, Any]]:
         offer("vote", targets=voting.targets_for(state, seat))
     if not player.ready and INDEX.get(state.phase, 99) < len(SUB_STAGES):
         offer("ready")
-    offers.append({"type": "concede"})  # at any stage (§2.3.1): the seat leaves; its character stays in the story
     return offers
 
 

@@ -1,9 +1,9 @@
 """`you.allowed_actions`: what a seat may send right now, so an agent can act without the rules table.
 
 One entry per action type, in the order an agent would usually consider them: the pending reveal action, the
-turn's action (speak and skip, debate and debate_pass, or vote), whisper, concede. `targets` lists the seats a
-vote or whisper may name; `deadline_ts` (epoch seconds) is when the phase's clock runs out; a debate entry adds
-`max_chars` and `messages_left`. A seat that may send nothing gets `[]`.
+turn's action (speak and skip, debate and debate_pass, or vote), whisper; the kit adds concede. `targets` lists
+the seats a vote or whisper may name; `deadline_ts` (epoch seconds) is when the phase's clock runs out; a debate
+entry adds `max_chars` and `messages_left`. A seat that may send nothing gets `[]`.
 """
 
 from __future__ import annotations
@@ -33,7 +33,6 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
     fellows = _whisper_targets(state, player)
     if fellows:
         actions.append({"type": "whisper", "targets": fellows})
-    actions.append({"type": "concede"})
     return actions
 
 

@@ -2,8 +2,8 @@
 
 One entry per action, in the order an agent would usually consider them: a dead seat's due action (shoot, or
 last_words and skip), the night role's actions (one `night_action` entry per `action`, with `targets`), the
-day's speak and skip, or vote; whisper (wolves at night); concede. `deadline_ts` (epoch seconds) is when the
-clock runs out. A seat that may send nothing gets `[]`.
+day's speak and skip, or vote; whisper (wolves at night); the kit adds concede. `deadline_ts` (epoch seconds)
+is when the clock runs out. A seat that may send nothing gets `[]`.
 """
 
 from __future__ import annotations
@@ -31,7 +31,6 @@ def allowed_actions(state: MatchState, seat: int) -> list[dict[str, Any]]:
         fellows = whisper.fellows(state, seat)
         if fellows:
             actions.append({"type": "whisper", "targets": fellows})
-    actions.append({"type": "concede"})
     return actions
 
 
