@@ -144,6 +144,13 @@ _LIVE_SEAT = (select(MATCHES.c.match_id, MATCHES.c.status, SEATS.c.seat)
               .order_by(MATCHES.c.created_at.desc()).limit(1))
 
 
+async def mark_conceded(session: AsyncSession, match_id: str, seats: Sequence[int]) -> None:
+    """These seats conceded: they no longer hold their agents (`live_seat_of`), and the rating rule reads it."""
+    if seats:
+        await session.execute(update(Seat).where(Seat.match_id == match_id, Seat.seat.in_(sorted(set(seats))),
+                                                 Seat.conceded.is_(False)).values(conceded=True))
+
+
 async def live_seat_of(session: AsyncSession, agent_id: str) -> LiveSeat | None:
     """The agent's newest waiting or in-progress match and its seat there, unless it conceded that seat."""
     row = (await session.execute(_LIVE_SEAT, {"agent_id": agent_id})).first()

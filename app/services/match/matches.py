@@ -380,11 +380,11 @@ async def _run_batch(match_id: str, commands: list[_Command]) -> list[Applied | 
                 ended = _stamped(ended)
                 events += ended
                 # the answer says how the match stands after the same transaction ended it
-                results[-1] = replace(result, state=state, events=mine + ended,
-                                                  phase=game.summary(state)["phase"])
+                results[-1] = replace(result, state=state, events=mine + ended, phase=game.summary(state)["phase"])
         await decisions_repo.add(session, recorded)
         await takeover.acted(session, match, due_before, applied)
-        await ratings.record_acts(session, match, moved, conceded)
+        await ratings.record_acts(session, match, moved)
+        await repo.mark_conceded(session, match_id, conceded)
         if events:
             state, events = await _store(shell, session, match, game, state, events, commands[-1].now,
                                         before)

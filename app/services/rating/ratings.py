@@ -77,15 +77,12 @@ def _facts(seat: Seat, agent: Agent | None, finished_at: datetime | None, truste
                      bool(agent and agent.is_human), bool(seat.acted), bool(seat.conceded))
 
 
-async def record_acts(session: AsyncSession, match: Match, acted: Sequence[int], conceded: Sequence[int]) -> None:
-    """These seats sent a command that moved the match (`acted`: the rule's evidence, kept in competitive matches
-    only), these conceded (in every match: a seat that left frees its agent for another table)."""
-    kept = (("acted", acted),) if competitive(match.config) else ()
-    for column, chosen in ((name, sorted(set(seats))) for name, seats in (*kept, ("conceded", conceded))):
-        if chosen:
-            flag = getattr(Seat, column)
-            await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(chosen),
-                                                     flag.is_(False)).values({column: True}))
+async def record_acts(session: AsyncSession, match: Match, acted: Sequence[int]) -> None:
+    """The evidence the rule reads at the end, kept in competitive matches only: these seats sent a command that
+    moved the match (a concession is marked for every match: `matches.mark_conceded`)."""
+    if competitive(match.config) and acted:
+        await session.execute(update(Seat).where(Seat.match_id == match.match_id, Seat.seat.in_(sorted(set(acted))),
+                                                 Seat.acted.is_(False)).values(acted=True))
 
 
 def seat_results(match: Match, sides: Mapping[int, str], seats: Sequence[Seat]) -> list[SeatResult]:
