@@ -47,6 +47,17 @@ async def get(benchmark_id: str, runtime: RuntimeDep) -> dict[str, Any]:
     return await reads.view(runtime, benchmark_id)
 
 
+@router.post("/benchmarks/{benchmark_id}/cancel", response_model=BenchmarkView, summary="Cancel your benchmark run",
+             responses=responses("auth_required", "invalid_api_key", "benchmark_not_found", "not_your_benchmark"))
+async def cancel(benchmark_id: str, runtime: RuntimeDep, agent: CurrentAgentDep) -> dict[str, Any]:
+    """Stops the run (`status` `stopped`, `ended_reason` `cancelled`) and concedes its live match for the agent, which
+    is free for other tables at once. A run that has already ended answers as it is."""
+    if agent is None:
+        raise ApiError("auth_required", "this endpoint needs Authorization: Bearer <api_key>")
+    await service.cancel(runtime, agent, benchmark_id)
+    return await reads.view(runtime, benchmark_id)
+
+
 @router.get("/agents/{name}/benchmarks", response_model=BenchmarkList, summary="An agent's benchmark runs",
             responses=responses("agent_not_found", "invalid_api_key"))
 async def of_agent(name: str, runtime: RuntimeDep) -> dict[str, Any]:

@@ -6,9 +6,14 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from fastapi import FastAPI
 
+from app.db import agents as agents_repo
+from app.db import benchmarks as bench_repo
 from app.runtime import Runtime
+from app.services.platform import benchmark_games as games_of
+from app.services.platform import benchmarks
 from tests.api.helpers import bearer, register
 from tests.webhooks.receiver import Receiver
 from tests.webhooks.test_webhooks import add_hook, decide, hooked, receiver
@@ -61,3 +66,22 @@ async def test_a_missed_end_is_picked_up_at_start(app: FastAPI, client: httpx.As
     view = (await client.get(url)).json()  # the end was recorded at start: a concession stops the run
     assert view["played"] == 1 and view["status"] == "stopped", view
     assert view["report"]["ended_reason"] == "agent_conceded" and view["current_match_id"] is None
+
+
+async def test_a_deal_being_opened_when_the_run_is_cancelled_is_not_opened(app: FastAPI,
+                                                                          client: httpx.AsyncClient) -> None:
+    """The next deal is opened after the run's transaction has committed: a cancel that lands in between must not
+    leave the agent seated at a match of a stopped run (the deal's link checks the run under its lock)."""
+    runtime: Runtime = app.state.runtime
+    key = bearer((await register(client, "bench-cancel-race"))["api_key"])
+    created = (await client.post("/api/benchmarks", json={"game": "undercover", "games": 3}, headers=key)).json()
+    async with runtime.db.reader() as session:
+        bench = await bench_repo.get(session, created["benchmark_id"])
+        agent = await agents_repo.by_name(session, "bench-cancel-race")
+    assert bench is not None and agent is not None
+    assert (await client.post(f"/api/benchmarks/{created['benchmark_id']}/cancel", headers=key)).status_code == 200
+    with pytest.raises(games_of.RunEnded):
+        await games_of.open_agent_match(runtime, bench, agent, benchmarks._planned(bench)[1])
+    view = (await client.get(f"/api/benchmarks/{created['benchmark_id']}")).json()
+    assert len(view["matches"]) == 1 and view["report"]["ended_reason"] == "cancelled"
+    assert (await client.get("/api/agents/me/active", headers=key)).json()["active"] is None

@@ -150,3 +150,41 @@ async def test_conceding_the_current_match_stops_the_run_and_frees_the_agent(cli
     assert view["report"]["games"] == 0 and len(view["matches"]) == 1  # the game it left is not its to count
     assert (await client.get("/api/agents/me/active", headers=key)).json()["active"] is None
     assert (await client.post("/api/matches", json={}, headers=key)).status_code == 201
+
+
+async def test_cancelling_a_run_keeps_its_games_and_frees_the_agent(client: httpx.AsyncClient) -> None:
+    """`POST /api/benchmarks/{id}/cancel`: the run stops (`cancelled`) with the games played so far; its live match
+    is conceded for the agent, which may sit elsewhere at once; only the run's agent may cancel; again: as it is."""
+    key = bearer((await register(client, "bench-canceller"))["api_key"])
+    other = bearer((await register(client, "bench-bystander"))["api_key"])
+    created = (await client.post("/api/benchmarks", json={"game": "undercover", "games": 3, "seed": 4},
+                                 headers=key)).json()
+    url = f"/api/benchmarks/{created['benchmark_id']}"
+    rng = __import__("random").Random(4)
+    for _ in range(5000):  # play the first game out and wait for the second to open
+        view = (await client.get(url)).json()
+        if len(view["matches"]) == 2 and view["played"] == 1:  # the view's reads are not one snapshot
+            break
+        if not await agent.act_once(client, key, rng):
+            await asyncio.sleep(0.01)
+    assert len(view["matches"]) == 2 and view["played"] == 1, view
+    second = view["current_match_id"]
+    assert_error(await client.post(f"{url}/cancel"), 401, "auth_required")
+    assert_error(await client.post(f"{url}/cancel", headers=other), 403, "not_your_benchmark")
+    assert_error(await client.post("/api/benchmarks/nosuchrun/cancel", headers=key), 404, "benchmark_not_found")
+    cancelled = await client.post(f"{url}/cancel", headers=key)
+    assert cancelled.status_code == 200, cancelled.text
+    view = cancelled.json()
+    assert view["status"] == "stopped" and view["report"]["ended_reason"] == "cancelled", view
+    assert view["played"] == 1 and view["report"]["games"] == 1 and len(view["matches"]) == 2
+    assert view["current_match_id"] is None
+    events, since = [], 0
+    while page := (await client.get(f"/api/matches/{second}/events", params={"since": since})).json()["events"]:
+        events, since = events + page, page[-1]["seq"]
+    assert [e["seat"] for e in events if e["type"] == "player_conceded"] == [view["matches"][1]["seat"]]
+    assert (await client.get("/api/agents/me/active", headers=key)).json()["active"] is None
+    again = await client.post(f"{url}/cancel", headers=key)
+    assert again.status_code == 200 and again.json()["report"] == view["report"]
+    await asyncio.sleep(0.2)  # the concession's after-commit hook moves no stopped run on
+    assert (await client.get(url)).json()["report"]["ended_reason"] == "cancelled"
+    assert (await client.post("/api/matches", json={}, headers=key)).status_code == 201

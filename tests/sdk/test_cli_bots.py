@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from typing import Any
@@ -109,6 +110,35 @@ async def test_benchmark_plays_a_run_through_the_command_line(server: Server, wi
     assert report["status"] == "finished" and report["played"] == 2
     assert ran.stderr.count(" finished: ") == 2  # the progress and each match's outcome go to stderr
     assert "[1/2] undercover " in ran.stderr and "[2/2] undercover " in ran.stderr
+
+
+def test_ctrl_c_cancels_the_benchmark_run(server: Server, wiped: None) -> None:
+    """Interrupting `wodi-agent benchmark` cancels the run on the server (not left to time out and be taken over):
+    the report so far is printed on stdout, the exit code is 130, and the agent is free at once."""
+    key = wodi_agent(server, "register", "cli-bench-stop").stdout.strip().removeprefix("WODI_API_KEY=")
+    env = {**os.environ, "PYTHONPATH": str(SDK), "WODI_BASE_URL": server.base_url, "WODI_API_KEY": key}
+    process = subprocess.Popen([sys.executable, "-m", "wodi_client", "benchmark", "--game", "undercover", "--games",
+                                "50", "--agent", "wodi_client.examples.random_agent:RandomAgent"], env=env, cwd=ROOT,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        with httpx.Client(base_url=server.base_url) as http:
+            for _ in range(600):
+                runs = (http.get("/api/agents/cli-bench-stop/benchmarks")).json()["benchmarks"]
+                if runs:
+                    break
+                time.sleep(0.05)
+            time.sleep(1.0)  # the kit is playing the first match
+            process.send_signal(__import__("signal").SIGINT)
+            out, err = process.communicate(timeout=60)
+            assert process.returncode == 130, err
+            printed = json.loads(out)
+            assert printed["status"] == "stopped" and printed["report"]["ended_reason"] == "cancelled", err
+            view = (http.get(f"/api/benchmarks/{runs[0]['benchmark_id']}")).json()
+            assert view["status"] == "stopped" and view["report"] == printed["report"]
+            active = http.get("/api/agents/me/active", headers={"Authorization": f"Bearer {key}"})
+            assert active.json()["active"] is None
+    finally:
+        process.kill()
 
 
 class LaggingWodi(AsyncWodi):

@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots.personas import BY_SLUG
 from app.bots.sim import play
+from app.db import benchmarks as bench_repo
 from app.db import decisions as decisions_repo
 from app.db import matches as match_repo
 from app.db.models import Agent, Benchmark, BenchmarkGame, Match
@@ -26,6 +27,11 @@ AGENT, REFERENCE = "agent", "reference"
 
 STOPPED = "agent_stopped_answering"  # the report's `ended_reason`s
 LEFT = "agent_conceded"
+CANCELLED = "cancelled"
+
+
+class RunEnded(Exception):
+    """The run ended (its agent cancelled it) while its next deal was being opened: the deal is not opened."""
 
 
 def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSpec:
@@ -36,6 +42,10 @@ def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSp
 
 def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:
     async def link(session: AsyncSession, match: Match) -> None:
+        if kind == AGENT:  # the agent is seated only in a run that is still running, checked under the run's lock
+            run = await bench_repo.get(session, bench.benchmark_id, lock=True)
+            if run is None or run.status != bench_repo.RUNNING:
+                raise RunEnded(bench.benchmark_id)
         session.add(BenchmarkGame(benchmark_id=bench.benchmark_id, idx=planned.index, kind=kind,
                                   match_id=match.match_id))
     return link

@@ -7,7 +7,8 @@ The agent plays through the ordinary API: it sits at the match like at any other
 webhooks, the stream). A match whose agent seat was taken over (`takeover_after_timeouts`, 2 by default in a run)
 ends the run: `status` `stopped`, the report's `ended_reason` `agent_stopped_answering`. An agent that concedes its
 current match stops the run the same way (`agent_conceded`) and is free for other tables at once; the match plays on
-without it.
+without it. The agent may also cancel its run (`cancel`, `ended_reason` `cancelled`): its live match is conceded
+for it.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
 from app.db import benchmarks as repo
@@ -28,6 +30,8 @@ from app.db import matches as match_repo
 from app.db.models import Agent, Benchmark
 from app.protocol import registry
 from app.protocol.errors import ApiError
+from app.services.match import matches as match_service
+from app.services.match.seating import Caller
 from app.services.match.shell import Shell
 from app.services.platform import benchmark_games as games_of
 from app.services.platform.background import Background
@@ -105,33 +109,62 @@ async def advance(shell: Shell, benchmark_id: str) -> None:
         bench = await repo.get(session, benchmark_id, lock=True)
         if bench is None or bench.status != repo.RUNNING:
             return
-        links = await repo.games(session, benchmark_id)
-        rows = await repo.matches(session, [g.match_id for g in links])
-        agent_ids = {g.idx: g.match_id for g in links if g.kind == games_of.AGENT}
-        reference_ids = {g.idx: g.match_id for g in links if g.kind == games_of.REFERENCE}
-        planned = _planned(bench)
-        stopped: str | None = None  # why the run ends early (`games_of.STOPPED`, `games_of.LEFT`)
-        recorded = [dict(p) for p in bench.plan]
-        for index, match_id in sorted(agent_ids.items()):
-            if "facts" in recorded[index] or not games_of.ended(rows.get(match_id)):
-                continue
-            fact, why = await games_of.facts(session, bench, planned[index], rows[match_id],
-                                             rows.get(reference_ids.get(index, "")))
-            stopped = stopped or why
-            recorded[index]["facts"] = dataclasses.asdict(fact)
-            bench.played += 1
-        bench.plan = recorded
-        live = [i for i, m in agent_ids.items() if not games_of.ended(rows.get(m))]
-        if stopped is None and await games_of.conceded(session, [(agent_ids[i], planned[i].seat) for i in live]):
-            stopped = games_of.LEFT
-        if stopped or (not live and len(agent_ids) >= bench.games):
+        stopped, live, opened = await _record(session, bench)
+        if stopped or (not live and opened >= bench.games):
             _finish(bench, stopped)
             return
         agent = await agents_repo.by_id(session, bench.agent_id)
-        next_index = len(agent_ids) if not live else None
+        next_index = opened if not live else None
     if next_index is None or agent is None:
         return
-    await _open(shell, bench, agent, planned[next_index])
+    await _open(shell, bench, agent, _planned(bench)[next_index])
+
+
+async def _record(session: AsyncSession, bench: Benchmark) -> tuple[str | None, list[str], int]:
+    """Record the facts of every agent match of the run that has ended and is not recorded yet: why the run stops
+    early (`games_of.STOPPED`, `games_of.LEFT`; None to go on), the agent's live match ids, and how many agent
+    matches were opened so far."""
+    links = await repo.games(session, bench.benchmark_id)
+    rows = await repo.matches(session, [g.match_id for g in links])
+    agent_ids = {g.idx: g.match_id for g in links if g.kind == games_of.AGENT}
+    reference_ids = {g.idx: g.match_id for g in links if g.kind == games_of.REFERENCE}
+    planned = _planned(bench)
+    stopped: str | None = None
+    recorded = [dict(p) for p in bench.plan]
+    for index, match_id in sorted(agent_ids.items()):
+        if "facts" in recorded[index] or not games_of.ended(rows.get(match_id)):
+            continue
+        fact, why = await games_of.facts(session, bench, planned[index], rows[match_id],
+                                         rows.get(reference_ids.get(index, "")))
+        stopped = stopped or why
+        recorded[index]["facts"] = dataclasses.asdict(fact)
+        bench.played += 1
+    bench.plan = recorded
+    live = [i for i, m in agent_ids.items() if not games_of.ended(rows.get(m))]
+    if stopped is None and await games_of.conceded(session, [(agent_ids[i], planned[i].seat) for i in live]):
+        stopped = games_of.LEFT
+    return stopped, [agent_ids[i] for i in live], len(agent_ids)
+
+
+async def cancel(shell: Shell, agent: Agent, benchmark_id: str) -> None:
+    """The run's own agent stops it: `status` `stopped`, `ended_reason` `cancelled`, the games it finished kept
+    in the report. Its live match, if any, is conceded for it, so the agent is free for other tables at once (the
+    match plays on without it). A run that has already ended is left as it is."""
+    async with shell.db.writer() as session:
+        bench = await repo.get(session, benchmark_id, lock=True)
+        if bench is None:
+            raise ApiError("benchmark_not_found", f"no benchmark run {benchmark_id}")
+        if bench.agent_id != agent.agent_id:
+            raise ApiError("not_your_benchmark", "only the run's own agent can cancel it")
+        if bench.status != repo.RUNNING:
+            return
+        _stopped, live, _opened = await _record(session, bench)
+        _finish(bench, games_of.CANCELLED)
+    for match_id in live:
+        try:
+            await match_service.concede(shell, match_id, Caller(agent=agent, play_token=None))
+        except ApiError as error:  # it ended, or the seat was taken over or conceded, meanwhile
+            log.info("benchmark %s cancelled: its match %s not conceded (%s)", benchmark_id, match_id, error.code)
 
 
 async def _open(shell: Shell, bench: Benchmark, agent: Agent, planned: PlannedGame) -> None:
@@ -141,6 +174,8 @@ async def _open(shell: Shell, bench: Benchmark, agent: Agent, planned: PlannedGa
         await games_of.open_agent_match(shell, bench, agent, planned)
     except IntegrityError:
         return  # another process opened it first
+    except games_of.RunEnded:
+        return  # cancelled meanwhile
     log.info("benchmark %s: game %d opened", bench.benchmark_id, planned.index)
 
 

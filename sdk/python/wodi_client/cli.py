@@ -6,6 +6,7 @@
 
 The server is `--base-url` or `WODI_BASE_URL` (default http://127.0.0.1:8000); the key `--key` or `WODI_API_KEY`.
 `benchmark` prints only the run's report, as JSON, on stdout (so `| jq` reads it); its progress goes to stderr.
+Ctrl-C cancels the run on the server (`POST /api/benchmarks/{id}/cancel`) and prints the report so far.
 """
 
 from __future__ import annotations
@@ -111,19 +112,28 @@ async def _benchmark(args: argparse.Namespace) -> int:
         bench_id = str(run["benchmark_id"])
         print(f"benchmark {bench_id}: {args.games} {args.game} games against pool {run.get('pool')}", file=sys.stderr)
         played: set[str] = set()
-        while run.get("status") == "running":
-            match_id = run.get("current_match_id")
-            if match_id and match_id not in played:
-                # counted here: the run's `played` is read before the server has counted the match just played
-                runner = Runner(client, agent, wait=args.wait, progress=ProgressLine(len(played) + 1, args.games))
-                print(outcome(await runner.play_match(str(match_id))), file=sys.stderr, flush=True)
-                played.add(str(match_id))
-            else:
-                await asyncio.sleep(1.0)
-            run = await client.benchmark(bench_id)
-        print(json.dumps({"benchmark_id": bench_id, "status": run.get("status"), "played": run.get("played"),
-                          "report": run.get("report")}, ensure_ascii=False, indent=2), flush=True)
+        try:
+            while run.get("status") == "running":
+                match_id = run.get("current_match_id")
+                if match_id and match_id not in played:
+                    # counted here: the run's `played` is read before the server has counted the match just played
+                    runner = Runner(client, agent, wait=args.wait, progress=ProgressLine(len(played) + 1, args.games))
+                    print(outcome(await runner.play_match(str(match_id))), file=sys.stderr, flush=True)
+                    played.add(str(match_id))
+                else:
+                    await asyncio.sleep(1.0)
+                run = await client.benchmark(bench_id)
+        except asyncio.CancelledError:  # Ctrl-C: the run is cancelled on the server too, not left to time out
+            print(f"\nwodi-agent: interrupted; cancelling benchmark {bench_id}", file=sys.stderr, flush=True)
+            _report(await client.cancel_benchmark(bench_id))
+            raise
+        _report(run)
     return 0
+
+
+def _report(run: dict[str, Any]) -> None:
+    print(json.dumps({"benchmark_id": run.get("benchmark_id"), "status": run.get("status"), "played": run.get("played"),
+                      "report": run.get("report")}, ensure_ascii=False, indent=2), flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -156,6 +166,8 @@ def main(argv: list[str] | None = None) -> int:
     except WodiError as error:
         print(f"wodi-agent: {error}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        return 130
 
 
 if __name__ == "__main__":

@@ -264,6 +264,12 @@ class AsyncWodi:
         answer: dict[str, Any] = await self.request("GET", f"/api/benchmarks/{benchmark_id}")
         return answer
 
+    async def cancel_benchmark(self, benchmark_id: str) -> dict[str, Any]:
+        """`POST /api/benchmarks/{id}/cancel`: stop your run (`ended_reason` `cancelled`) and leave its match."""
+        answer: dict[str, Any] = await self.request("POST", f"/api/benchmarks/{benchmark_id}/cancel", json={},
+                                                    idempotency_key=new_key())
+        return answer
+
     async def concede(self, match_id: str) -> dict[str, Any]:
         answer: dict[str, Any] = await self.request("POST", f"/api/matches/{match_id}/concede", json={},
                                                     idempotency_key=new_key())
