@@ -161,3 +161,22 @@ def test_concede_is_an_action_of_every_game(game: str) -> None:
     assert table.running and {"type": "concede"} in table.allowed(0)
     events = table.send(table.game.parse_action({"type": "concede"}, 0))
     assert events is not None and any(e["type"] == "player_conceded" and e["seat"] == 0 for e in events), events
+
+
+@pytest.mark.parametrize("game", sorted(FIXTURES))
+def test_a_seat_that_conceded_loses_whatever_its_side(game: str) -> None:
+    """§2.8: a concession counts as a loss for the seat that conceded, also when its side goes on to win. Seat 0
+    concedes at once and the rest play out, over deals where its side wins and where it loses."""
+    fixture = FIXTURES[game]
+    for seed in range(1, 9):
+        table = Table(fixture, fixture.configs[0], seed=seed)
+        table.send(table.game.parse_action({"type": "concede"}, 0))
+        rng = random.Random(seed)
+        for _ in range(4000):
+            if not table.running:
+                break
+            table.step(rng)
+        result = table.game.summary(table.state)["result"]
+        conceded = {e["seat"] for e in table.events if e["type"] == "player_conceded"}
+        assert not table.running and result is not None and 0 in conceded, result
+        assert not conceded & set(result["winning_seats"]) and conceded <= set(result["losing_seats"]), result

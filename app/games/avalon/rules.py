@@ -14,7 +14,7 @@ from app.games.avalon.config import is_evil
 from app.games.avalon.requests import MAX_TEXT, Assassinate, Confer, Lady, Propose, Quest, Skip, Speak, Vote
 from app.games.avalon.state import State
 from app.games.base import GameError
-from app.games.kit import KitSeat, Step
+from app.games.kit import KitSeat, Step, camp_outcome
 
 AStep = Step[State]
 TURN = "turn"
@@ -227,9 +227,8 @@ def strike(step: AStep, assassin: int, target: int, auto: bool = False) -> None:
 
 def finish(step: AStep, camp: str | None, reason: str) -> None:
     state = step.state
-    winners = [p.seat for p in state.players if camp is not None and side(p.role) == camp]
-    state.result = {"winner_camp": camp, "winning_seats": winners, "reason": reason,
-                    "losing_seats": [p.seat for p in state.players if p.seat not in winners],
+    winners, losers = camp_outcome(state.players, lambda p: camp is not None and side(p.role) == camp)
+    state.result = {"winner_camp": camp, "winning_seats": winners, "reason": reason, "losing_seats": losers,
                     "roles": {str(p.seat): p.role for p in state.players},
                     "quests": [q["result"] for q in state.quests],
                     "merlin_seat": state.seats_of("merlin")[0], "assassin_target": state.assassin_target}

@@ -3,7 +3,7 @@ timer, result); a game adds its own fields by subclassing `KitState[ItsConfig, I
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, Generic, Protocol, TypeVar
 
 from pydantic import BaseModel, Field
@@ -43,6 +43,18 @@ class KitSeat(SeatRow):
     def dealt(self) -> bool:
         """The seat has its part (role, character): it is on a side."""
         return self.role is not None
+
+
+class Conceding(Protocol):
+    seat: int
+    conceded: bool
+
+
+def camp_outcome(players: Sequence[Conceding], on_side: Callable[[Any], bool]) -> tuple[list[int], list[int]]:
+    """A side won: the seats on it win and every other seat loses, except that a seat that conceded loses whatever
+    its side (§2.8: a concession counts as a loss for the seat that conceded). (winning seats, losing seats)."""
+    winners = [p.seat for p in players if on_side(p) and not p.conceded]
+    return winners, [p.seat for p in players if p.seat not in winners]
 
 
 ConfigT = TypeVar("ConfigT", bound=BaseModel)

@@ -14,6 +14,7 @@ from collections import Counter
 from typing import Any
 
 from app.games.base import GameError
+from app.games.kit import camp_outcome
 from app.games.script_kill.stages import duration
 from app.games.script_kill.state import MatchState, Player
 from app.games.script_kill.step import Step
@@ -146,9 +147,8 @@ def _comment(state: MatchState, player: Player) -> str:
 
 
 def _result(state: MatchState, winner: str, reason: str, culprit_seat: int | None) -> dict[str, Any]:
-    winners = [p.seat for p in state.players if side_of(state, p) == winner]
-    return {"winner_camp": winner, "winning_seats": winners,
-            "losing_seats": [p.seat for p in state.players if p.seat not in winners], "reason": reason,
+    winners, losers = camp_outcome(state.players, lambda p: side_of(state, p) == winner)
+    return {"winner_camp": winner, "winning_seats": winners, "losing_seats": losers, "reason": reason,
             "ending": reason, "culprit": state.script.culprit, "culprit_seat": culprit_seat,
             "voted_out": state.voted_out, "characters": {str(p.seat): p.character for p in state.players},
             "summary": SUMMARY[reason]}

@@ -15,6 +15,7 @@ In a room with a table extension the result also carries `recap` (`recap`).
 
 from __future__ import annotations
 
+from app.games.kit import camp_outcome
 from app.games.kit import voting as tally
 from app.games.undercover import recap
 from app.games.undercover.state import MatchState, Step
@@ -51,10 +52,8 @@ def finish_if_won(step: Step, *, by_concession: bool = False) -> bool:
 def finish(step: Step, camp: str, reason: str) -> None:
     """Declare the end: result on the state and one public `match_finished`."""
     state = step.state
-    seats = [p.seat for p in state.players]
     camp_roles = ("civilian",) if camp == "civilian" else ("undercover", "blank")
-    winners = state.seats_with(*camp_roles)
-    _close(step, camp, reason, winners, [s for s in seats if s not in winners])
+    _close(step, camp, reason, *camp_outcome(state.players, lambda p: p.role in camp_roles))
 
 
 def finish_blank(step: Step, seat: int) -> None:

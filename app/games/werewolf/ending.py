@@ -14,6 +14,7 @@ The result names every seat of the winning camp (dead or alive) and every seat's
 
 from __future__ import annotations
 
+from app.games.kit import camp_outcome
 from app.games.kit import voting as tally
 from app.games.werewolf.config import Camp
 from app.games.werewolf.state import MatchState, Step
@@ -53,8 +54,7 @@ def finish_if_won(step: Step) -> bool:
 def finish(step: Step, camp: Camp, reason: str) -> None:
     """Declare the end: the result on the state and one public `match_finished`."""
     state = step.state
-    winners = [p.seat for p in state.players if p.camp == camp]
-    losers = [p.seat for p in state.players if p.seat not in winners]
+    winners, losers = camp_outcome(state.players, lambda p: p.camp == camp)
     state.result = tally.close_table(step, camp, winners, losers, reason) | {
         "roles": {str(p.seat): p.role for p in state.players},
         "summary": f"{SUMMARY[reason]}（第 {state.round_index} 轮）"}

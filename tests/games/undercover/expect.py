@@ -23,6 +23,10 @@ def reason(transcript: dict[str, Any]) -> str | None:
     return (transcript["result"] or {}).get("reason")
 
 
+def conceders(transcript: dict[str, Any]) -> set[int]:
+    return {e["seat"] for e in transcript["events"] if e["type"] == "player_conceded"}
+
+
 def timing(transcript: dict[str, Any]) -> list[str]:
     return [x for x in types(transcript) if x in ("turn_warning", "speech_skipped", "vote_warning",
                                                   "vote_abstained")]
@@ -36,7 +40,8 @@ EXPECT: dict[str, Callable[[dict[str, Any]], bool]] = {
     "revote_pk_random": lambda t: (types(t).count("vote_tied") == 1 and len(resolved(t)) == 1
                                    and resolved(t)[0]["tie_break_applied"] == "random"),
     "noop_twice_random": lambda t: [r["tie_break_applied"] for r in resolved(t)] == ["noop", "random"],
-    "speaker_concedes": lambda t: "player_conceded" in types(t) and reason(t) == "all_undercovers_eliminated",
+    "speaker_concedes": lambda t: "player_conceded" in types(t) and reason(t) == "all_undercovers_eliminated"
+    and conceders(t) <= set(t["result"]["losing_seats"]),  # §2.8: a concession is a loss, whatever the camp
     "speak_timeout": lambda t: timing(t) == ["turn_warning", "speech_skipped"],
     "vote_timeout": lambda t: timing(t) == ["vote_warning", "vote_abstained"] and len(resolved(t)) == 1,
     "last_words": lambda t: "last_words_posted" in types(t) and errors(t) == ["speech_contains_secret_word"],
