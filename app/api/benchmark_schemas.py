@@ -10,22 +10,23 @@ from pydantic import BaseModel, ConfigDict, Field
 class BenchmarkCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str | None = Field(None, description="the game to play (default: the server's default game)")
-    games: int = Field(description="how many games the agent plays (1–200); each deal is also played once by the "
-                                   "reference in the agent's seat")
+    games: int = Field(strict=True, description="how many games the agent plays (1–200); each deal is also "
+                                                "played once by the reference in the agent's seat")
     config: dict[str, Any] | None = Field(None, description="the game's config (as `POST /api/matches` takes it); "
                                                              "a run defaults `takeover_after_timeouts` to 2")
     pool: str | None = Field(None, description="the reference pool's version (default: the current one)")
-    seed: int | None = Field(None, description="fixes the plan (deals, seats, sides); default: drawn")
+    seed: int | None = Field(None, strict=True, description="fixes the plan (deals, seats, sides); default: drawn")
 
 
 class BenchmarkGameRow(BaseModel):
     index: int
-    side: str = Field(description="the agent's side in this deal")
+    side: str | None = Field(description="the agent's side in this deal (null while the match runs)")
     seat: int = Field(description="the agent's seat")
-    seed: int = Field(description="the deal's seed")
+    seed: int | None = Field(description="the deal's seed (null while the match runs)")
     match_id: str = Field(description="the agent's match")
     status: str
-    reference_match_id: str | None = Field(description="the same deal played by the reference in the agent's seat")
+    reference_match_id: str | None = Field(description="the same deal played by the reference in the agent's seat "
+                                                       "(null while the agent's match runs)")
     reference_persona: str = Field(description="the persona the reference plays the agent's seat with there")
     won: bool | None = Field(description="the agent won (null: not played out, or not yet recorded)")
     reference_won: bool | None

@@ -14,16 +14,18 @@ class TournamentCreate(BaseModel):
     name: str | None = Field(None, max_length=128, description="the event's title (default: game and format)")
     starts_at: str = Field(description="ISO-8601: when round 1 is seated")
     entry_closes_at: str | None = Field(None, description="ISO-8601, not after starts_at (default: starts_at)")
-    rounds: int | None = Field(None, description="1–50; default 3, or for round_robin enough for every entrant to "
-                                                 "meet every other and to play every side")
+    rounds: int | None = Field(None, strict=True, description="1–50; default 3, or for round_robin enough for "
+                                                              "every entrant to meet every other and to play every "
+                                                              "side")
     config: dict[str, Any] | None = Field(None, description="the game's config (as `POST /api/matches` takes it); "
                                           "`compete_mode: true` makes the event rated; `takeover_after_timeouts` "
                                           "defaults to 2")
-    max_entrants: int | None = Field(None, description="default 64, at most 256")
-    entrants_per_owner: int | None = Field(None, description="agents one owner may enter (default 1, at most 8)")
-    round_break: int | None = Field(None, description="seconds between the end of a round and the next (0–3600, "
-                                                       "default 0)")
-    seed: int | None = Field(None, description="fixes the deals and the draw between equally good tables")
+    max_entrants: int | None = Field(None, strict=True, description="default 64, at most 256")
+    entrants_per_owner: int | None = Field(None, strict=True,
+                                           description="agents one owner may enter (default 1, at most 8)")
+    round_break: int | None = Field(None, strict=True,
+                                    description="seconds between the end of a round and the next (0–3600, default 0)")
+    seed: int | None = Field(None, strict=True, description="fixes the deals and the draw between equally good tables")
     opponents: list[str] | None = Field(None, description="the reference personas that fill empty seats (a "
                                         "gauntlet's chosen set); default: the whole pool in rotation")
 

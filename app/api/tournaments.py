@@ -11,6 +11,7 @@ from app.api.errors import responses
 from app.api.tournament_schemas import EntryView, TournamentCreate, TournamentList, TournamentView
 from app.db.models import Agent
 from app.protocol.errors import ApiError
+from app.services.identity.tokens import API_KEY_PREFIX
 from app.services.platform import tournament_reads as reads
 from app.services.platform import tournaments as service
 
@@ -31,14 +32,16 @@ async def create(body: TournamentCreate, request: Request, runtime: RuntimeDep, 
                  authorization: Annotated[str | None, Header(alias="Authorization", description="Bearer <operator "
                                                              "token> (or an owner session)")] = None
                  ) -> dict[str, Any]:
-    if authorization is not None and runtime.settings.operator_token:
+    agent_key = any(part.startswith(API_KEY_PREFIX) for part in (authorization or "").split()[-1:])
+    if authorization is not None and runtime.settings.operator_token and not agent_key:
         check_token(runtime.settings.operator_token, authorization, "creating an event")
         created_by = "operator"
     elif owner_id is not None:
         require_same_origin(request, runtime)
         created_by = owner_id
     else:
-        raise ApiError("login_required", "creating an event needs an owner session (log in) or the operator token")
+        raise ApiError("login_required", "an agent's API key cannot create an event: " * agent_key
+                       + "creating an event needs an owner session (log in) or the operator token")
     tournament_id = await service.create(runtime, created_by, body.model_dump(exclude_none=True))
     view = await reads.view(runtime, tournament_id)
     runtime.tournaments.created(service.start_time(view))
@@ -71,7 +74,8 @@ async def enter(tournament_id: str, runtime: RuntimeDep, agent: CurrentAgentDep)
 
 @router.delete("/tournaments/{tournament_id}/entries/me", response_model=EntryView, summary="Withdraw your agent",
                dependencies=[Depends(playing_agent)],
-               responses=responses("auth_required", "invalid_api_key", "tournament_not_found", "not_entered"))
+               responses=responses("auth_required", "invalid_api_key", "tournament_not_found", "not_entered",
+                                   "entry_closed"))
 async def withdraw(tournament_id: str, runtime: RuntimeDep, agent: CurrentAgentDep) -> dict[str, Any]:
     me = _agent(agent)
     await service.withdraw(runtime, tournament_id, me)

@@ -12,7 +12,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only
 
 from app.db import direct
-from app.db.models import Agent, Decision, Event, Match, Seat
+from app.db.models import Agent, BenchmarkGame, Decision, Event, Match, Seat
 from app.db.rows import as_read
 
 LIVE = ("waiting", "in_progress")
@@ -161,7 +161,10 @@ async def listing(
     session: AsyncSession, *, status: str | None, newest_first: bool, agent_id: str | None, game: str | None,
     seats_open: int | None, limit: int, fill_now: bool | None = None, showcase: bool | None = None,
 ) -> list[Match]:
-    query = select(Match).options(LISTED)
+    # A benchmark's baselines are not listed: one is the deal its agent is playing, played out with every role shown
+    # (the run's record links it once that match has ended).
+    baselines = select(BenchmarkGame.match_id).where(BenchmarkGame.kind == "reference")
+    query = select(Match).options(LISTED).where(Match.match_id.not_in(baselines))
     if fill_now is not None:
         query = query.where(Match.fill_now.is_(fill_now))
     if showcase is not None:

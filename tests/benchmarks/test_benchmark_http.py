@@ -8,7 +8,9 @@ from typing import Any
 
 import httpx
 import pytest
+from fastapi import FastAPI
 
+from app.db import benchmarks as bench_repo
 from app.main import create_app
 from tests.api.helpers import assert_error, bearer, register
 from tests.benchmarks import agent
@@ -188,3 +190,21 @@ async def test_cancelling_a_run_keeps_its_games_and_frees_the_agent(client: http
     await asyncio.sleep(0.2)  # the concession's after-commit hook moves no stopped run on
     assert (await client.get(url)).json()["report"]["ended_reason"] == "cancelled"
     assert (await client.post("/api/matches", json={}, headers=key)).status_code == 201
+
+
+async def test_a_live_deal_is_not_given_away_by_the_public_record(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """While the agent plays a deal, its run (public) shows neither its side, nor its seed (the deal, for whoever runs
+    the code), nor its baseline — the same deal already played out, every role shown; nor do the match listings."""
+    key = bearer((await register(client, "bench-secretive"))["api_key"])
+    created = (await client.post("/api/benchmarks", json={"game": "undercover", "games": 2}, headers=key)).json()
+    row = (await client.get(f"/api/benchmarks/{created['benchmark_id']}")).json()["matches"][0]
+    assert row["status"] == "in_progress" and row["side"] is None and row["seed"] is None, row
+    assert row["reference_match_id"] is None and row["reference_persona"], row
+    async with app.state.runtime.db.reader() as session:
+        links = await bench_repo.games(session, created["benchmark_id"])
+    baseline = next(g.match_id for g in links if g.kind == "reference")
+    assert (await client.get(f"/api/matches/{baseline}")).json()["status"] == "finished"  # it exists, unlisted
+    for params in ({"status": "finished", "limit": 100}, {"limit": 100}, {"status": "finished", "game": "undercover"}):
+        listed = (await client.get("/api/matches", params=params)).json()["matches"]
+        assert baseline not in {m["match_id"] for m in listed}, params
+    (await client.post(f"/api/benchmarks/{created['benchmark_id']}/cancel", headers=key)).raise_for_status()

@@ -41,14 +41,23 @@ async def test_who_may_create_and_what_is_refused(client: httpx.AsyncClient) -> 
     for bad, field_name in ((dict(starts_at="tomorrow"), "starts_at"), (dict(rounds=0), "rounds"),
                             (dict(game="chess"), "game"), (dict(entry_closes_at=soon(900)), "entry_closes_at"),
                             (dict(max_entrants=1), "max_entrants"), (dict(round_break=-1), "round_break"),
-                            (dict(starts_at=soon(86400 * 90)), "starts_at"), (dict(opponents=["nobody"]), "opponents")):
+                            (dict(starts_at=soon(86400 * 90)), "starts_at"), (dict(opponents=["nobody"]), "opponents"),
+                            (dict(starts_at=soon(-3600), entry_closes_at=soon(-3700)), "starts_at")):
         answer = await client.post("/api/tournaments", json={**body, **bad}, headers=bearer(OPERATOR))
         refused = assert_error(answer, 422, "invalid_config")
         assert refused["detail"]["field"] == field_name and field_name in refused["message"], refused
-    assert_error(await client.post("/api/tournaments", json={**body, "config": {"n_players": 99}},
-                                   headers=bearer(OPERATOR)), 422, "invalid_config")
-    assert (await client.post("/api/tournaments", json={**body, "format": "knockout"},
-                              headers=bearer(OPERATOR))).status_code in (400, 422)
+    config = assert_error(await client.post("/api/tournaments", json={**body, "config": {"n_players": 99}},
+                                            headers=bearer(OPERATOR)), 422, "invalid_config")
+    assert config["detail"]["field"] == "config.n_players", config
+    for malformed, field_name in (({"format": "knockout"}, "format"), ({"rounds": "3"}, "rounds"),
+                                  ({"rounds": True}, "rounds"), ({"seed": "abc"}, "seed"), ({"bogus": 1}, "bogus")):
+        refused = assert_error(await client.post("/api/tournaments", json={**body, **malformed},
+                                                 headers=bearer(OPERATOR)), 400, "bad_request")
+        assert refused["detail"]["field"] == field_name, refused
+    agent_key = (await register(client, "would-be-organiser"))["api_key"]
+    by_agent = assert_error(await client.post("/api/tournaments", json=body, headers=bearer(agent_key)), 401,
+                            "login_required")
+    assert "agent's API key" in by_agent["message"], by_agent
     # an owner's session may create one too (from this site)
     key = (await register(client, "creator-agent"))["api_key"]
     cookie, = await claim_each(client, [key])

@@ -98,3 +98,6 @@ async def test_round_robin_werewolf_six_entrants(client: httpx.AsyncClient) -> N
     await check_event(client, view, 3)
     met = check_pairing(view, squared)
     assert set(met.values()) == {3}  # every pair met in every round, evenly
+    winner = next(key for name, key in agents if name == view["winner"])  # a finished event's standings are final
+    refused = await client.delete(f"/api/tournaments/{view['tournament_id']}/entries/me", headers=winner)
+    assert refused.status_code == 409 and refused.json()["error"] == "entry_closed", refused.text

@@ -54,10 +54,24 @@ def test_seats_go_to_the_side_most_owed() -> None:
     sides = {0: "a", 1: "b", 2: "a", 3: "a", 4: "b", 5: "a"}
     fresh = Entrant("fresh", "fresh")
     owed_b = Entrant("owed", "owed", sides={"a": 2})
-    placed = pairing.seat([fresh, owed_b], sides, SHARES)
+    full = [fresh, owed_b, *(Entrant(f"e{i}", f"e{i}") for i in range(4))]  # no reference seat to draw
+    placed = pairing.seat(full, sides, SHARES, random.Random(1))
     assert sides[next(s for s, e in placed.items() if e.key == "owed")] == "b"
     assert sides[next(s for s, e in placed.items() if e.key == "fresh")] == "a"  # 2/3 owed of a, 1/3 of b
-    assert len(placed) == 2  # the other four seats are the reference pool's
+    assert len(placed) == 6
+
+
+def test_the_reference_seats_are_drawn_by_lot() -> None:
+    """Which seats the reference plays is public while the match runs: their sides must tell nothing. Fresh
+    entrants are all owed the big side; had they chosen first, the reference would always hold the small one."""
+    sides = {0: "a", 1: "b", 2: "a", 3: "a", 4: "b", 5: "a"}
+    entrants = [Entrant(f"e{i}", f"e{i}") for i in range(4)]
+    held: Counter[str] = Counter()
+    for lot in range(600):
+        placed = pairing.seat(entrants, sides, SHARES, random.Random(lot))
+        assert len(placed) == 4 and {e.key for e in placed.values()} == {e.key for e in entrants}
+        held.update(sides[s] for s in sides if s not in placed)
+    assert 0.27 < held["b"] / sum(held.values()) < 0.40  # 1/3 of the seats are b, and so of the reference's
 
 
 def test_standings_with_tie_breaks() -> None:
@@ -84,3 +98,5 @@ def test_standings_with_tie_breaks() -> None:
 def test_default_round_robin_rounds() -> None:
     assert default_rounds("round_robin", 6, 6, {"village": 4, "werewolf": 2}) == 3  # each turn as a wolf
     assert default_rounds("round_robin", 8, 4, {"a": 3, "b": 1}) == 4  # 8 at 2 tables of 4: the b seats decide
+    # 5 at tables of 3 and 2 hold 4 of the 10 pairs a round: 3 rounds at least, though each meets 2 others a round
+    assert default_rounds("round_robin", 5, 4, {"a": 4}) == 3

@@ -42,9 +42,12 @@ async def view(shell: Shell, benchmark_id: str) -> dict[str, Any]:
         if mine.status not in TERMINAL:
             current = mine.match_id
         facts = planned.get("facts") or {}
-        matches.append({"index": index, "side": planned["side"], "seat": seat, "seed": planned["seed"],
-                        "match_id": mine.match_id, "status": mine.status,
-                        "reference_match_id": ref.match_id if ref else None,
+        # The run's record is public: while the deal is played its side, its seed (the deal, for whoever runs the
+        # code) and its baseline (the same deal played out, every role shown) stay hidden.
+        live = mine.status not in TERMINAL
+        matches.append({"index": index, "side": None if live else planned["side"], "seat": seat,
+                        "seed": None if live else planned["seed"], "match_id": mine.match_id, "status": mine.status,
+                        "reference_match_id": ref.match_id if ref and not live else None,
                         "reference_persona": planned["personas"][seat],
                         "won": facts.get("agent_won"), "reference_won": facts.get("reference_won")})
     return {"benchmark_id": bench.benchmark_id, "agent": agent.name if agent else None, "game": bench.game,

@@ -28,6 +28,7 @@ from app.db import agents as agents_repo
 from app.db import benchmarks as repo
 from app.db import matches as match_repo
 from app.db.models import Agent, Benchmark
+from app.games.base import GameError
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.services.match import matches as match_service
@@ -49,7 +50,12 @@ def _config(game: registry.AnyGame, raw: object) -> dict[str, Any]:
         raise ApiError("invalid_config", "config must be an object", field="config")
     fields = getattr(game.config_model, "model_fields", {})
     base = {k: v for k, v in DEFAULTS.items() if k in fields}
-    return game.config_to_json(game.parse_config({**base, **(raw or {})}))
+    try:
+        return game.config_to_json(game.parse_config({**base, **(raw or {})}))
+    except (ApiError, GameError) as error:  # the game names its own key; here it sits under `config`
+        if isinstance(error.detail.get("field"), str):
+            error.detail["field"] = f"config.{error.detail['field']}"
+        raise
 
 
 def _games(raw: object) -> int:

@@ -14,7 +14,8 @@ sizes the round takes the first by, in order:
 4. Swiss only: the spread of scores at each table (similar scores together).
 
 Small fields are searched exhaustively, larger ones by swapping entrants between tables until no swap helps.
-Within a table the deal is fixed by its seed and each entrant takes the seat whose side it is most owed: its
+Within a table the deal is fixed by its seed; the reference's seats are drawn by lot (their sides must tell
+nothing: the seating is public), and each entrant takes, of the others, the seat whose side it is most owed: its
 share of that side's seats over its games (the benchmark's role rotation, `seat_plan`), minus its games on it.
 """
 
@@ -149,12 +150,20 @@ def group(entrants: Sequence[Entrant], seats: int, fmt: str, met: Mapping[Pair, 
     return _improve(start, met, shares, fmt)
 
 
-def seat(table: Sequence[Entrant], sides: Mapping[int, str], shares: Mapping[str, int]) -> dict[int, Entrant]:
-    """Seat → entrant for one table whose deal gives `sides` (seat → side); the seats left are the reference's."""
-    free = dict(sides)
+def seat(table: Sequence[Entrant], sides: Mapping[int, str], shares: Mapping[str, int],
+         rng: random.Random) -> dict[int, Entrant]:
+    """Seat → entrant for one table whose deal gives `sides` (seat → side); the seats left are the reference's.
+
+    The reference's seats are drawn by lot first, among all the table's seats: which seats the reference plays is
+    public while the match runs, so their sides must be what any seat's side is before the deal is known. (Had the
+    entrants chosen first, each taking the side it is most owed, the reference would be left the side nobody was
+    owed — the hidden one, in a first round.) The entrants then take the other seats, each the one whose side it
+    is most owed."""
+    reference = set(rng.sample(sorted(sides), max(0, len(sides) - len(table))))
+    free = {seat_no: side for seat_no, side in sides.items() if seat_no not in reference}
     placed: dict[int, Entrant] = {}
     wishes = sorted(((need(e, side, shares), -i, seat_no) for i, e in enumerate(table) for seat_no, side in
-                     sides.items()), reverse=True)
+                     free.items()), reverse=True)
     done: set[int] = set()
     for _need, negative, seat_no in wishes:
         index = -negative

@@ -56,6 +56,9 @@ def _ts(at: datetime) -> float:
     return at.replace(tzinfo=at.tzinfo or UTC).timestamp()
 
 
+PAST_GRACE = 60.0  # seconds: a start a client computed as "now" a moment ago is not refused
+
+
 def _when(raw: object, name: str, now: float) -> datetime:
     if not isinstance(raw, str):
         raise ApiError("invalid_config", f"{name} must be an ISO-8601 date and time", field=name)
@@ -104,6 +107,8 @@ async def create(shell: Shell, created_by: str, body: Mapping[str, Any]) -> str:
     config_json = _config(game, body.get("config"))
     now = shell.clock()
     starts = _when(body.get("starts_at"), "starts_at", now)
+    if starts.timestamp() < now - PAST_GRACE:
+        raise ApiError("invalid_config", "starts_at is in the past: nobody could enter", field="starts_at")
     closes = _when(body["entry_closes_at"], "entry_closes_at", now) if body.get("entry_closes_at") else starts
     if closes > starts:
         raise ApiError("invalid_config", "entry_closes_at must not be after starts_at", field="entry_closes_at")
@@ -162,6 +167,9 @@ async def withdraw(shell: Shell, tournament_id: str, agent: Agent) -> None:
         mine = await repo.entry(session, tournament_id, agent.agent_id)
         if mine is None or mine.withdrawn_at is not None:
             raise ApiError("not_entered", "this agent is not entered in the event")
+        if event_row.status not in repo.LIVE:  # its standings are final
+            raise ApiError("entry_closed", f"the event is {event_row.status}: its standings are final",
+                           tournament_id=tournament_id)
         mine.withdrawn_at = datetime.fromtimestamp(shell.clock(), UTC)
 
 
@@ -207,11 +215,14 @@ def _finish(event_row: Tournament, now: float, reason: str | None = None) -> Non
 
 
 def default_rounds(fmt: str, entrants: int, seats: int, shares: Mapping[str, int]) -> int:
-    """Round-robin without `rounds`: enough rounds for every entrant to meet every other and to be seated on
-    every side (as far as the tables' seats of that side allow)."""
+    """Round-robin without `rounds`: at least the rounds it takes every entrant to meet every other — each meets
+    at most `at_table - 1` others a round, and the round's tables hold so many pairs — and to be seated on every
+    side (as far as the tables' seats of that side allow)."""
     sizes = pairing.table_sizes(entrants, seats, fmt)
     at_table = max(sizes) if sizes else 1
-    meet = math.ceil((entrants - 1) / max(at_table - 1, 1))
+    pairs_a_round = sum(math.comb(size, 2) for size in sizes)
+    meet = max(math.ceil((entrants - 1) / max(at_table - 1, 1)),
+               math.ceil(math.comb(entrants, 2) / pairs_a_round) if pairs_a_round else 1)
     side = max((math.ceil(entrants / (len(sizes) * min(shares[s], at_table))) for s in shares), default=1)
     return max(1, min(MAX_ROUNDS, max(meet, side)))
 
@@ -263,7 +274,7 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
     for idx, table in enumerate(split):
         deal = _deal_seed(event_row, round_no, idx)
         sides = dealt_sides(game, config, deal)
-        placed = pairing.seat(table, sides, shares)
+        placed = pairing.seat(table, sides, shares, random.Random(f"{deal}:reference-seats"))
         specs, marks = [], []
         for seat in range(seats_n):
             entrant = placed.get(seat)
