@@ -4,11 +4,13 @@ developer text."""
 
 from __future__ import annotations
 
+import typing
 from typing import Any
 
 import pytest
 
 from app.api.pages import STRINGS, game_strings
+from app.games.base import AbortReason
 from app.games.installed import installed
 from app.protocol.registry import QuickStarts
 
@@ -37,3 +39,10 @@ def test_every_choice_is_labelled_in_every_language(game: Any, lang: str) -> Non
     if lang == "zh":  # the Chinese labels are Chinese, not the English schema text copied over
         for name in schema["properties"]:
             assert any("\u4e00" <= ch <= "\u9fff" for ch in strings[f"choice_{name}_hint"]), name
+
+
+@pytest.mark.parametrize("lang", sorted(STRINGS))
+def test_every_abort_reason_has_its_sentence(lang: str) -> None:
+    """The result card says why a match was cancelled in words (board.js shows `reason_<reason>`, else the code)."""
+    reasons = typing.get_args(AbortReason)
+    assert reasons and [r for r in reasons if not STRINGS[lang].get(f"reason_{r}")] == []

@@ -28,8 +28,10 @@ class ScriptKillSnapshot(BaseModel):
     vote_round: int | None = Field(None, description="final_vote: 1, or 2 for the second vote among the tied.")
     vote_candidates: list[int] | None = Field(None, description="final_vote: the seats one may vote for.")
     ending: str | None = Field(None, description="After the vote: perfect, normal or failure.")
-    culprit: str | None = Field(None, description="The culprit's character id (god only until the ending).")
-    tally: list[dict[str, Any]] | None = Field(None, description="The votes per round (god only until the end).")
+    culprit: str | None = Field(None, description="The culprit's character id (god only until the vote is "
+                                                        "resolved; public from the review on).")
+    tally: list[dict[str, Any]] | None = Field(None, description="The votes per round (god only until the vote is "
+                                                                 "resolved; public from the review on).")
     review: dict[str, Any] | None = Field(None, description="After the vote: the truth and the timeline.")
     hands: dict[str, Any] | None = Field(None, description="God only: seat → character, items, clues.")
     result: dict[str, Any] | None = Field(None, description="The result once finished or aborted.")

@@ -214,10 +214,10 @@ class Snapshot(_Model):
     viewer_role: str | None = None  # required
     viewer_capabilities: Capabilities | None = None  # required
     players: list[dict[str, Any]] | None = None  # required
-    current_speaker_seat: int | None = None  # required
+    current_speaker_seat: int | None = None
     deadline_ts: int | None = None  # required
-    round_index: int | None = None  # required
-    alive_count: int | None = None  # required
+    round_index: int | None = None
+    alive_count: int | None = None
     result: dict[str, Any] | None = None  # required
     seats_open: int | None = None  # required
     public_log: list[dict[str, Any]] | None = None  # required
