@@ -179,23 +179,40 @@ ORIGIN = {"Origin": "http://testserver"}
 
 
 async def test_one_guest_seat_per_client_per_room(app: FastAPI) -> None:
-    async with client_at(app, "10.2.0.1") as home, client_at(app, "10.2.0.2") as friend:
+    """Guests squat no one else's room: one guest seat per client (address) per room. In a room a guest opened,
+    guests from the host's own address may sit (friends around one table on one Wi-Fi)."""
+    async with client_at(app, "10.2.0.1") as home, client_at(app, "10.2.0.2") as friend, \
+            client_at(app, "10.2.0.3") as elsewhere:
         created = await home.post("/api/matches", json={"config": {"n_players": 6, "n_undercover": 1},
                                                         "player": {"name": "房主"}})
         match_id = created.json()["match_id"]
-        for name in ("小号一", "小号二"):  # the squatter's further guests, from the same client
-            squat = await home.post(f"/api/matches/{match_id}/join", json={"player": {"name": name}})
-            assert assert_error(squat, 409, "guest_already_seated")["detail"]["match_id"] == match_id
+        for seat, name in ((1, "家人一"), (2, "家人二")):  # the host's household, at the host's own table
+            joined = await home.post(f"/api/matches/{match_id}/join", json={"player": {"name": name}})
+            assert joined.status_code == 200 and joined.json()["seat"] == seat, joined.text
         joined = await friend.post(f"/api/matches/{match_id}/join", json={"player": {"name": "朋友"}})
-        assert joined.status_code == 200 and joined.json()["seat"] == 1, joined.text
+        assert joined.status_code == 200 and joined.json()["seat"] == 3, joined.text
         again = await friend.post(f"/api/matches/{match_id}/join", json={"player": {"name": "朋友2"}})
-        assert_error(again, 409, "guest_already_seated")
+        assert assert_error(again, 409, "guest_already_seated")["detail"]["match_id"] == match_id
         agent = await register(home, "agent-at-home")  # an agent from the same address is not a guest seat
         by_agent = await home.post(f"/api/matches/{match_id}/join", json={}, headers=bearer(agent["api_key"]))
-        assert by_agent.status_code == 200 and by_agent.json()["seats_open"] == 3, by_agent.text
-        # Another room is another room.
+        assert by_agent.status_code == 200 and by_agent.json()["seats_open"] == 1, by_agent.text
+        # An agent's room (the squat of issue 26): one guest from an address, whoever it is.
+        host = await register(elsewhere, "agents-room-host")
+        room = await elsewhere.post("/api/matches", json={"config": {"n_players": 6, "n_undercover": 1}},
+                                    headers=bearer(host["api_key"]))
+        room_id = room.json()["match_id"]
+        first = await home.post(f"/api/matches/{room_id}/join", json={"player": {"name": "路人"}})
+        assert first.status_code == 200, first.text
+        for name in ("小号一", "小号二"):
+            squat = await home.post(f"/api/matches/{room_id}/join", json={"player": {"name": name}})
+            assert assert_error(squat, 409, "guest_already_seated")["detail"]["match_id"] == room_id
+        # Another guest's room takes one guest from an address other than its host's.
         other = await friend.post("/api/matches", json={"config": SMALL, "player": {"name": "朋友"}})
         assert other.status_code == 201, other.text
+        other_id = other.json()["match_id"]
+        assert (await home.post(f"/api/matches/{other_id}/join", json={"player": {"name": "甲"}})).status_code == 200
+        assert_error(await home.post(f"/api/matches/{other_id}/join", json={"player": {"name": "乙"}}), 409,
+                     "guest_already_seated")
 
 
 async def test_a_room_can_seat_agents_only_or_people_only(client: httpx.AsyncClient) -> None:

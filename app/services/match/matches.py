@@ -138,6 +138,13 @@ class _Sitting:
         return bool(self.agent and self.agent.is_human)
 
 
+def _guest_hosted_from(seats: Sequence[Seat], client: str) -> bool:
+    """The room's host (seat 0) is a guest from this very client: friends around one table share an address (one
+    Wi-Fi), so in a room a guest opened, guests from the host's address may take every seat. Anyone else's room
+    takes one guest per client (squatting, issue 26)."""
+    return any(seat.seat == 0 and seat.agent_id is None and seat.client == client for seat in seats)
+
+
 async def _sitting(session: AsyncSession, shell: Shell, match_id: str | None, seats: list[Seat], sitter: Sitter,
                    body: Mapping[str, Any], seat_meta: dict[str, Any], seats_for: str) -> _Sitting:
     """Check that the sitter may sit here (the room's `seats_for`; an agent's one table and one owner's one seat; a
@@ -146,7 +153,7 @@ async def _sitting(session: AsyncSession, shell: Shell, match_id: str | None, se
     if sitter.agent_id is None:
         check_room_takes(seats_for, person=True, match_id=match_id)
         client = clients.digest(shell.settings.secret_key, sitter.client)
-        if any(seat.client == client for seat in seats):
+        if any(seat.client == client for seat in seats) and not _guest_hosted_from(seats, client):
             raise ApiError("guest_already_seated", "a guest from this client already sits in this room: one guest "
                            "seat per client (invite a friend to join from their own device, or log in)",
                            match_id=match_id)
