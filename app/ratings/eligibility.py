@@ -79,7 +79,7 @@ def _match_reason(status: str, competitive: bool) -> str | None:
 def _reason(status: str, competitive: bool, seats: Sequence[SeatFacts], sides: Sequence[int]) -> str | None:
     if (reason := _match_reason(status, competitive)) is not None:
         return reason
-    if any(seat.agent_id is None for seat in seats):
+    if any(seat.agent_id is None and not seat.official for seat in seats):  # official: a reference seat too
         return "guest_seat"
     if any(seat.human for seat in seats):
         return "human_seat"

@@ -20,7 +20,7 @@
 // `turn(label, deadline, total)`, stream items `item`, `system`, `bubble`, `tag`, `common` (the protocol's
 // own events: player_joined, player_conceded, match_finished, match_aborted), `raw`, and `ballotView`.
 // `page` has:
-//   steps: [step]                     the phase bar, "waiting" first, "finished" last (labels `phase_<step>`).
+//   steps: [step] or (config) → [step]  the phase bar, "waiting" first, "finished" last (labels `phase_<step>`).
 //   stepOf?(stage, model) → step      which step a stage lights (default: the stage itself; aborted → finished);
 //                                     `model` tells a stage that follows more than one step (last words after
 //                                     the night or after the vote) where it is.

@@ -67,6 +67,8 @@ async def test_players_their_owners_and_bad_guesses_are_refused(client: httpx.As
     await table.open()
     url = f"/api/matches/{table.match_id}/guesses"
     assert_error(await client.post(url, json={"seats": [1]}, headers=ORIGIN), 401, "login_required")
+    assert_error(await client.post(url, json={"seats": [1]}), 401, "login_required")  # no session: no origin asked
+    assert_error(await client.post(url, json={"seats": [1]}, headers=table.h(2)), 401, "login_required")  # an agent
     boss = await owner(client, "boss-of-a-player")
     token = (await client.get("/api/agents/me", headers=table.h(1))).json()["claim_url"].rsplit("/", 1)[1]
     assert (await client.post(f"/api/agents/claim/{token}", headers=boss)).status_code == 200

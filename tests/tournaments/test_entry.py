@@ -17,7 +17,7 @@ from app.main import create_app
 from tests.api.helpers import assert_error, bearer, claim_each, register
 from tests.benchmarks.agent import act_once
 from tests.conftest import RecordingClient, _wipe, make_settings
-from tests.tournaments.field import OPERATOR, create, field, soon
+from tests.tournaments.field import OPERATOR, create, field, play, soon
 from tests.webhooks.receiver import Receiver
 
 QUICK = {"speak_timeout": 1, "vote_timeout": 1}
@@ -179,3 +179,20 @@ async def test_gauntlet_forfeit_withdrawal_and_table_ready(hooked: tuple[httpx.A
     got = [(await receiver.next(name, within=5)).body["round"] for name in names for _ in range(1)]
     assert got == [2, 1, 1]  # steady's round 2, and each other's round 1 (the leaver had no round 2)
     assert names  # every delivery above was verified by the receiver's secret
+
+
+async def test_a_rated_event_rates_its_tables_with_the_reference_at_them(client: httpx.AsyncClient) -> None:
+    """`compete_mode: true` makes an event rated: a gauntlet's tables (one entrant, the reference everywhere else)
+    move the entrant's rating — the reference seats count as the server's own bots, not as guests."""
+    (name, key), = await field(client, 1, "rated-gauntlet")
+    await claim_each(client, [key["Authorization"].removeprefix("Bearer ")])
+    event = await create(client, game="undercover", format="gauntlet", rounds=1, starts_at=soon(2), seed=5,
+                         config={**QUICK, "n_players": 4, "n_undercover": 1, "compete_mode": True})
+    assert event["rated"] is True
+    assert (await client.post(f"/api/tournaments/{event['tournament_id']}/entries", headers=key)).status_code == 201
+    view = await play(client, event["tournament_id"], [(name, key)], seed=5)
+    assert view["status"] == "finished", view
+    table = view["round_tables"][0]["tables"][0]
+    assert sum(1 for s in table["seats"] if s["reference"]) == 3
+    ratings = (await client.get(f"/api/agents/{name}/ratings", params={"game": "undercover"})).json()
+    assert ratings["rated_games"] == 1 and len(ratings["history"]) == 1, ratings

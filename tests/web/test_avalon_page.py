@@ -32,6 +32,7 @@ PHONE: ViewportSize = {"width": 390, "height": 844}
 STRINGS = json.loads((ROOT / "static" / "js" / "games" / "avalon.json").read_text(encoding="utf-8"))
 ZH, EN = STRINGS["zh"], STRINGS["en"]
 ACTING = ["propose", "speak", "vote", "quest", "lady", "assassinate"]
+ACTIONS_SENT: list[str] = []  # every POST …/action any page of this module sent
 
 
 @pytest.fixture(scope="module")
@@ -59,6 +60,8 @@ async def _open(browser: Browser, pages: list[Watched], url: str, locale: str = 
     context = await browser.new_context(viewport=PHONE, locale=locale, is_mobile=True, has_touch=True)
     seen = Watched(await context.new_page())
     seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
+    seen.page.on("request", lambda request: ACTIONS_SENT.append(request.url)
+                 if request.method == "POST" and request.url.endswith("/action") else None)
     pages.append(seen)
     await seen.page.goto(url)
     await expect(seen.page.locator("body")).to_have_attribute("data-ready", "1", timeout=WAIT)
@@ -120,11 +123,14 @@ async def _act(page: Page, action: str, me: dict[str, Any], snap: dict[str, Any]
         if said % 2:
             await _tid(page, "avalon-skip").click()
         else:
+            if not said:  # an empty speech is refused on the page, in words, and sends nothing
+                await _tid(page, "avalon-speak-send").click()
+                await expect(_tid(page, "play-message")).to_have_text(ZH["av_speak_empty"])
             await _tid(page, "avalon-speak-input").fill(f"我觉得这队可以，第{said + 1}次发言")
             await _tid(page, "avalon-speak-send").click()
     elif action == "vote":
         await expect(_tid(page, "avalon-vote-reject")).to_be_visible()
-        await _tid(page, "avalon-vote-approve").click()
+        await _tid(page, "avalon-vote-approve").dblclick()  # a double press sends one vote
     elif action == "quest":
         if me["side"] == "evil":
             await expect(_tid(page, "avalon-quest-fail")).to_be_visible()
@@ -189,11 +195,15 @@ async def test_a_person_plays_five_seats_against_the_official_bots(
     url = f"{server.base_url}/match/{table.match_id}"
     page = await _open(browser, pages, f"{url}#play={table.tokens[0]}")
     await expect(page.locator("#players .player:not(.empty)")).to_have_count(5, timeout=WAIT)
+    await expect(page.locator('#phase li[data-step="quest"]')).to_have_count(1)
+    await expect(page.locator('#phase li[data-step="lady"]')).to_have_count(0)  # no Lady at this table
     assert sum(p["is_official"] for p in snap["players"]) == 4
     await expect(_tid(page, "avalon-you-role")).to_have_text(ZH[f"role_{snap['you']['role']}"], timeout=WAIT)
     await _fits_the_width(page)
+    ACTIONS_SENT.clear()
     acted = await _play_to_the_end(page, api, table.match_id, table.tokens[0])
     assert acted[0] == "propose" and {"speak", "vote"} <= set(acted), acted
+    assert len(ACTIONS_SENT) == len(acted), (ACTIONS_SENT, acted)  # one request a move, double presses included
     await _check_the_end(page, api, table.match_id, ZH)
     stream = page.locator("#stream")
     await expect(stream.locator('[data-testid="avalon-vote-reveal"]').first).to_be_visible()

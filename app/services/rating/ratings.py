@@ -73,6 +73,10 @@ def _facts(seat: Seat, agent: Agent | None, finished_at: datetime | None, truste
         finished_at is None or agent.claimed_at <= finished_at)
     owners = owner_identities(agent.owner_id if agent else None, claimed, meta.get("provider_id"),
                               (meta.get("proxy_agent_meta") or {}).get("owner_id"), trusted)
+    if seat.agent_id is None and meta.get("persona") and meta.get("dice"):
+        # A reference seat (a tournament's or a benchmark's): the platform's frozen bot played it from the deal on,
+        # as an official bot plays its own seat; no guest, and no takeover.
+        return SeatFacts(None, True, frozenset(), False, acted=bool(seat.acted), conceded=bool(seat.conceded))
     return SeatFacts(seat.agent_id, bool(agent and agent.is_official), owners, seat.taken_over,
                      bool(agent and agent.is_human), bool(seat.acted), bool(seat.conceded))
 
@@ -85,9 +89,13 @@ async def record_acts(session: AsyncSession, match: Match, acted: Sequence[int])
                                                  Seat.acted.is_(False)).values(acted=True))
 
 
+REFERENCE = "reference:"  # a reference seat's place in the model: a fixed, default skill, never stored
+
+
 def seat_results(match: Match, sides: Mapping[int, str], seats: Sequence[Seat]) -> list[SeatResult]:
     winners = set((match.result or {}).get("winning_seats") or ())
-    return [SeatResult(str(s.agent_id), sides[s.seat], s.seat in winners) for s in seats]
+    return [SeatResult(str(s.agent_id) if s.agent_id else f"{REFERENCE}{s.seat}", sides[s.seat], s.seat in winners)
+            for s in seats]
 
 
 async def apply(session: AsyncSession, match: Match, game: str, sides: Mapping[int, str],
@@ -96,7 +104,7 @@ async def apply(session: AsyncSession, match: Match, game: str, sides: Mapping[i
     write one history row per seat."""
     results = seat_results(match, sides, seats)
     key = composition(match.n_players, results)
-    agent_ids = sorted({r.agent_id for r in results})
+    agent_ids = sorted({r.agent_id for r in results if not r.agent_id.startswith(REFERENCE)})
     await repo.ensure(session, [_rating_row(a, game, Skill(), 0) for a in agent_ids])
     await repo.ensure(session, [RatingAnchor(game=game, composition=key, side=side, mu=s.mu, sigma=s.sigma, games=0)
                                 for side, s in sorted(default_anchors(results).items())])
@@ -105,6 +113,8 @@ async def apply(session: AsyncSession, match: Match, game: str, sides: Mapping[i
     before = {a: Skill(row.mu, row.sigma) for a, row in rows.items()}
     outcome = rate(results, before, {side: Skill(row.mu, row.sigma) for side, row in anchor_rows.items()})
     for result in results:
+        if result.agent_id.startswith(REFERENCE):
+            continue  # the frozen reference plays at the default skill every time: nothing of it is kept
         row, old, new = rows[result.agent_id], before[result.agent_id], outcome.agents[result.agent_id]
         row.mu, row.sigma, row.conservative, row.games = new.mu, new.sigma, new.conservative, row.games + 1
         session.add(RatingChange(match_id=match.match_id, agent_id=result.agent_id, game=game, side=result.side,

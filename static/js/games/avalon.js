@@ -231,7 +231,8 @@ export default function avalon(kit) {
       const box = textBox("avalon-speak-input", T.av_speak_hint);
       return [row(box), row(
         h("button", { type: "button", class: "btn", "data-testid": "avalon-speak-send", text: T.av_speak,
-          onclick: () => (box.value.trim() ? ctx.send({ type: "speak", text: box.value.trim() }) : null) }),
+          onclick: () => (box.value.trim() ? ctx.send({ type: "speak", text: box.value.trim() })
+            : ctx.say(T.av_speak_empty, "error")) }),
         h("button", { type: "button", class: "btn-soft", "data-testid": "avalon-skip", text: T.av_skip,
           onclick: () => ctx.send({ type: "skip" }) }))];
     }
@@ -270,7 +271,8 @@ export default function avalon(kit) {
   // ---- the page ---------------------------------------------------------------------------------------------
 
   return {
-    steps: ["waiting", "propose", "discuss", "vote", "quest", "lady", "assassinate", "finished"],
+    steps: (config) => ["waiting", "propose", "discuss", "vote", "quest", ...(config.lady_of_the_lake ? ["lady"] : []),
+      "assassinate", "finished"],
     stepOf: (stage) => (stage === "aborted" ? "finished" : stage),
     configLine: (config) => format(T.av_config_line, { n: config.n_players,
       roles: Object.entries(config.roles || {}).map(([r, k]) => (k > 1 ? `${kit.roleLabel(r)}×${k}` : kit.roleLabel(r))).join(T.av_sep),

@@ -36,15 +36,18 @@ function liveDeadline(model) {
 
 // ---- header --------------------------------------------------------------------------------------------------
 
-function drawSteps() {
+// A game's phase bar: its `steps`, or `steps(config)` where the room's options add or drop a step.
+const stepsOf = (model) => (typeof game.steps === "function" ? game.steps(model.config) : game.steps);
+
+function drawSteps(model) {
   if (ui.phase.childElementCount) return;
-  for (const step of game.steps) ui.phase.append(h("li", { data: { step }, text: T[`phase_${step}`] || step }));
+  for (const step of stepsOf(model)) ui.phase.append(h("li", { data: { step }, text: T[`phase_${step}`] || step }));
 }
 
 function header(model) {
-  drawSteps();
+  drawSteps(model);
   ui.phase.dataset.stage = model.stage;
-  const steps = game.steps;
+  const steps = stepsOf(model);
   const at = steps.indexOf(stepOf(model.stage, model));
   for (const li of ui.phase.children) {
     const mine = steps.indexOf(li.dataset.step);

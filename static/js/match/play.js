@@ -18,7 +18,9 @@ import { friendly, keepSeat } from "./seat.js";
 
 let refresh = () => Promise.resolve();
 let drawn = { key: null, el: null };
-let notice = { text: "", kind: "" };
+// `moment`: the phase and next action the notice was first drawn in; an error is cleared once they change.
+let notice = { text: "", kind: "", moment: null };
+let sending = false;
 
 // live.js hands over how to re-read the snapshot (it owns the long-poll); the panel calls it after each action.
 export function onRefresh(fn) {
@@ -28,7 +30,7 @@ export function onRefresh(fn) {
 const allowedOf = (me) => (type) => (me.allowed_actions || []).find((a) => a.type === type) || null;
 
 function say(text, kind = "info") {
-  notice = { text: text || "", kind };
+  notice = { text: text || "", kind, moment: null };
   const el = document.getElementById("play-message");
   if (el) {
     el.textContent = notice.text;
@@ -38,7 +40,10 @@ function say(text, kind = "info") {
 }
 
 // Post one action with the seat's token; the answer, or null after showing the refusal in words.
+// A press while an action is on its way (a double-click) sends nothing: the first answer decides.
 async function send(body) {
+  if (sending) return null;
+  sending = true;
   say(T.play_sending, "info");
   try {
     const answer = await seat.act(body);
@@ -49,7 +54,16 @@ async function send(body) {
     say(error.message, "error");
     await refresh();
     return null;
+  } finally {
+    sending = false;
   }
+}
+
+// A refusal stays until the table moves on (another phase or next action), not into the phases after it.
+function keepNotice(moment) {
+  if (notice.kind !== "error") return;
+  if (notice.moment === null) notice.moment = moment;
+  else if (notice.moment !== moment) notice = { text: "", kind: "", moment: null };
 }
 
 export function playContext(me) {
@@ -92,6 +106,8 @@ function keep(el, key, draw) {
 }
 
 // After the end of a quick-start match: 再来一局 (same settings), 换词 (another category), 调难度 (the form).
+const offered = new Map(); // game → a promise: does its quick start offer categories
+
 function againBox() {
   const quick = (seat.record && seat.record.quick) || null;
   if (!quick) return null;
@@ -110,6 +126,9 @@ function againBox() {
   again.addEventListener("click", run(again, async () => ({ ...quick, name: (lastSettings() || quick).name })));
   other.addEventListener("click", run(other, async () => ({ ...quick,
     choices: withAnotherCategory(await options(quick.game), quick.choices || {}) })));
+  other.hidden = true; // only a game whose quick start offers categories (of words) has another to switch to
+  if (!offered.has(quick.game)) offered.set(quick.game, options(quick.game).then((o) => (o.categories || []).length > 0));
+  offered.get(quick.game).then((some) => { other.hidden = !some; }).catch(() => {});
   return h("div", { class: "play-after" }, h("b", { text: T.play_after }), again, other,
     h("a", { class: "btn-soft", "data-testid": "play-tune", href: `/play?game=${encodeURIComponent(quick.game)}${Q ? "&lang=en" : ""}`,
       text: T.play_tune }));
@@ -163,6 +182,7 @@ export function drawSeat(el, snap, model) {
   const ctx = playContext(me);
   const own = game.play ? game.play(me, snap, model, ctx) : { key: "none", draw: () => [] };
   const controls = keep(el, `${own.key}`, () => h("div", { class: "play-controls" }, own.draw()));
+  keepNotice(`${snap.status}|${snap.phase}|${me.next_action}`);
   const message = h("p", { class: "play-message", id: "play-message", "data-testid": "play-message", role: "status",
     data: { kind: notice.kind }, hidden: !notice.text, text: notice.text });
   const ended = M.isTerminal(snap.status);
