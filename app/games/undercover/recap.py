@@ -166,8 +166,7 @@ def _highlight(state: MatchState, record: Record, player: Player, stats: dict[st
             return f"第{rnd}轮一票未得，藏得很好"
     if stats["debate_messages"]:
         return f"辩论中发言{stats['debate_messages']}次"
-    survived = stats["rounds_survived"]
-    return f"撑过了{survived}轮" if survived else "第一轮就出局了"
+    return f"撑过了{stats['rounds_survived']}轮"
 
 
 def _blunder(state: MatchState, record: Record, rows: list[dict[str, Any]]) -> dict[str, Any]:
