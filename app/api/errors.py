@@ -89,9 +89,10 @@ def install(app: FastAPI) -> None:
 
 
 def responses(*codes: str) -> dict[int | str, dict[str, Any]]:
-    """OpenAPI `responses=` for the given error codes, grouped by status, all with the envelope."""
+    """OpenAPI `responses=` for the given error codes, grouped by status, all with the envelope. Every endpoint may
+    also answer `bad_request`, `payload_too_large` (the edge guard), `rate_limited` and `internal_error`."""
     by_status: dict[int, list[str]] = {}
-    for code in (*codes, "bad_request", "rate_limited", "internal_error"):
+    for code in dict.fromkeys((*codes, "bad_request", "payload_too_large", "rate_limited", "internal_error")):
         by_status.setdefault(STATUS[code], []).append(code)
     return _grouped(by_status)
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import FastAPI
+from fastapi.dependencies.models import Dependant
 from fastapi.openapi.utils import get_openapi
+from fastapi.routing import APIRoute, iter_route_contexts
 from pydantic import BaseModel
 
+from app.api.deps import current_agent, playing_agent
 from app.api.errors import game_responses
 from app.protocol import registry
 
@@ -39,6 +42,7 @@ def install(app: FastAPI) -> None:
                                  routes=app.routes)
             _drop_default_422(schema)
             _declare_idempotency(schema)
+            _declare_suspensions(schema, app)
             _declare_games(schema)
             app.openapi_schema = schema
         return app.openapi_schema
@@ -58,19 +62,42 @@ def _drop_default_422(schema: dict[str, Any]) -> None:
         components.pop(name, None)
 
 
+def takes_a_key(dependant: Dependant) -> bool:
+    """Whether a route resolves an agent's Bearer key (directly or through another dependency)."""
+    return any(dep.call in (current_agent, playing_agent) or takes_a_key(dep) for dep in dependant.dependencies)
+
+
+def _declare_suspensions(schema: dict[str, Any], app: FastAPI) -> None:
+    """A route that resolves a key refuses a suspended agent's or owner's (403 `agent_suspended`,
+    `owner_suspended`: `app.services.identity.moderation`), whatever else it answers."""
+    for context in iter_route_contexts(app.routes):
+        route = context.original_route
+        if not (isinstance(route, APIRoute) and route.include_in_schema and takes_a_key(route.dependant)):
+            continue
+        for method in route.methods or ():
+            operation = schema["paths"].get(route.path, {}).get(method.lower())
+            if operation is not None:
+                for code in ("agent_suspended", "owner_suspended"):
+                    _add_error(operation, "403", code)
+
+
+def _add_error(operation: dict[str, Any], status: str, code: str) -> None:
+    responses = operation.setdefault("responses", {})
+    if status not in responses:
+        responses[status] = {"description": f"Error codes: `{code}`", "content": {
+            "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+    elif f"`{code}`" not in responses[status]["description"]:
+        responses[status]["description"] += f", `{code}`"
+
+
 def _declare_idempotency(schema: dict[str, Any]) -> None:
     for path, operations in schema.get("paths", {}).items():
         post = operations.get("post")
         if post is None or not path.startswith("/api/"):
             continue
         post.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
-        responses = post.setdefault("responses", {})
         for status, code in _IDEMPOTENCY_ERRORS:
-            if status in responses:
-                responses[status]["description"] += f", `{code}`"
-            else:
-                responses[status] = {"description": f"Error codes: `{code}`", "content": {
-                    "application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+            _add_error(post, status, code)
 
 
 ACTION_PATH = "/api/matches/{match_id}/action"

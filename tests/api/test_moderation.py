@@ -12,11 +12,10 @@ from typing import Any
 import httpx
 import pytest
 from fastapi import FastAPI
-from fastapi.dependencies.models import Dependant
 from fastapi.routing import APIRoute, iter_route_contexts
 
 from app import admin
-from app.api.deps import current_agent, playing_agent
+from app.api.openapi_schema import takes_a_key
 from app.main import create_app
 from tests.api.helpers import assert_error, bearer, register
 from tests.api.table import Table
@@ -55,22 +54,18 @@ async def lift(http: httpx.AsyncClient, subject: str, name: str) -> dict[str, An
     return dict(response.json())
 
 
-def _takes_a_key(dependant: Dependant) -> bool:
-    return any(dep.call in (current_agent, playing_agent) or _takes_a_key(dep) for dep in dependant.dependencies)
-
-
 def keyed_routes(app: FastAPI) -> list[tuple[str, str]]:
     """(method, path with its parameters filled) of every route that resolves a Bearer key."""
     found = []
     for context in iter_route_contexts(app.routes):
         route = context.original_route
-        if isinstance(route, APIRoute) and _takes_a_key(route.dependant):
+        if isinstance(route, APIRoute) and takes_a_key(route.dependant):
             path = re.sub(r"\{[^}]+\}", "x1234567", route.path)
             found += [(method, path) for method in sorted(route.methods)]
     return found
 
 
-async def test_a_suspended_agent_is_refused_on_every_endpoint_that_takes_a_key(http: httpx.AsyncClient,
+async def test_a_suspended_agent_is_refused_on_every_endpoint_thattakes_a_key(http: httpx.AsyncClient,
                                                                                 moderated: FastAPI) -> None:
     agent = await register(http, "spammer")
     key = bearer(agent["api_key"])
@@ -84,6 +79,13 @@ async def test_a_suspended_agent_is_refused_on_every_endpoint_that_takes_a_key(h
         assert body["detail"]["agent"] == "spammer", (method, path)
     other = await register(http, "bystander")  # only the suspended agent is refused
     assert (await http.get("/api/agents/me", headers=bearer(other["api_key"]))).status_code == 200
+    documented = moderated.openapi()["paths"]  # and openapi.json says so, for a generated client
+    for context in iter_route_contexts(moderated.routes):
+        route = context.original_route
+        if isinstance(route, APIRoute) and takes_a_key(route.dependant) and route.include_in_schema:
+            for method in route.methods:
+                answers = documented[route.path][method.lower()]["responses"]
+                assert "agent_suspended" in answers.get("403", {}).get("description", ""), (method, route.path)
 
 
 async def test_suspension_is_recorded_and_lifting_restores_the_key(http: httpx.AsyncClient) -> None:
