@@ -94,6 +94,6 @@ async def _messages(runtime: Runtime, match_id: str, caller: Caller, cursor: int
             yield ServerSentEvent(json.dumps(event, ensure_ascii=False, separators=(",", ":")), id=str(event["seq"]))
         if not runtime.notifier.draining:
             latest = await runtime.cache.get(match_id)
-            yield ServerSentEvent(json.dumps({"status": latest.row["status"]}), event="end")
+            yield ServerSentEvent(json.dumps({"status": latest.row["status"]}, separators=(",", ":")), event="end")
     finally:
         slot.release()

@@ -45,6 +45,7 @@ async def read_stream(client: httpx.AsyncClient, match_id: str, into: list[Event
         assert source.response.headers["content-type"].startswith("text/event-stream")
         async for message in source.aiter_sse():
             if message.event == "end":
+                assert " " not in message.data, message.data  # compact JSON, as every event's data
                 return str(json.loads(message.data)["status"])
             event = json.loads(message.data)
             assert message.event == "message" and message.id == str(event["seq"])
