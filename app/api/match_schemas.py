@@ -115,10 +115,10 @@ class Snapshot(_Open):
     viewer_role: Literal["anonymous", "spectator", "player_owner", "player_agent"]
     viewer_capabilities: Capabilities
     players: list[dict[str, Any]]
-    current_speaker_seat: int | None = Field(None, description="round-based games (not 剧本杀): who holds the floor")
+    current_speaker_seat: int | None = Field(None, description="games played in rounds: who holds the floor")
     deadline_ts: int | None
-    round_index: int | None = Field(None, description="round-based games (not 剧本杀): the round")
-    alive_count: int | None = Field(None, description="round-based games (not 剧本杀): seats still in")
+    round_index: int | None = Field(None, description="games played in rounds: the round")
+    alive_count: int | None = Field(None, description="games played in rounds: seats still in")
     result: dict[str, Any] | None
     seats_open: int
     public_log: list[dict[str, Any]]

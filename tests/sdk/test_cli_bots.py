@@ -117,8 +117,11 @@ def test_ctrl_c_cancels_the_benchmark_run(server: Server, wiped: None) -> None:
     the report so far is printed on stdout, the exit code is 130, and the agent is free at once."""
     key = wodi_agent(server, "register", "cli-bench-stop").stdout.strip().removeprefix("WODI_API_KEY=")
     env = {**os.environ, "PYTHONPATH": str(SDK), "WODI_BASE_URL": server.base_url, "WODI_API_KEY": key}
-    process = subprocess.Popen([sys.executable, "-m", "wodi_client", "benchmark", "--game", "undercover", "--games",
-                                "50", "--agent", "wodi_client.examples.random_agent:RandomAgent"], env=env, cwd=ROOT,
+    # As from a terminal: a shell's background job (CI's) starts its children with SIGINT ignored.
+    command = ["-c", "import runpy, signal, sys; signal.signal(signal.SIGINT, signal.default_int_handler); "
+               "sys.argv[0] = 'wodi-agent'; runpy.run_module('wodi_client', run_name='__main__')"]
+    process = subprocess.Popen([sys.executable, *command, "benchmark", "--game", "undercover", "--games", "50",
+                                "--agent", "wodi_client.examples.random_agent:RandomAgent"], env=env, cwd=ROOT,
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         with httpx.Client(base_url=server.base_url) as http:
