@@ -1,7 +1,9 @@
 """Whole events over real HTTP (SQLite by default, PostgreSQL with WODI_TEST_DATABASE_URL), played by protocol-only
 agents without intervention: an 8-entrant Swiss undercover event of 4 rounds and a 6-entrant round-robin werewolf
 event. The standings equal a recomputation from the matches' results, each round's tables repeat no more meetings
-than the best split allows, and every entrant played each side."""
+than the best split allows, and the sides went by need: at a table the entrants fill, each entrant plays each side in
+turn; where the reference's seats are drawn first (D21), whoever took a side had played it no more often than any
+table-mate who did not."""
 
 from __future__ import annotations
 
@@ -48,7 +50,23 @@ def check_pairing(view: dict[str, Any], cost: Callable[[list[list[str]], Counter
     return met
 
 
-async def check_event(client: httpx.AsyncClient, view: dict[str, Any], rounds: int) -> None:
+def check_sides_by_need(view: dict[str, Any]) -> None:
+    """At every table, an entrant seated on side X had played X no more often before the round than any entrant
+    table-mate seated on the other side (every entrant has played as many games: the seating is greedy by need)."""
+    played: dict[str, Counter[str]] = {e["name"]: Counter() for e in view["entrants"]}
+    for rnd in view["round_tables"]:
+        for table in rnd["tables"]:
+            seated = [(s["name"], s["side"]) for s in table["seats"] if s["name"]]
+            for (a, side_a), (b, side_b) in itertools.permutations(seated, 2):
+                if side_a != side_b:
+                    assert played[a][side_a] <= played[b][side_a], (rnd["round"], table["table"], a, b, played)
+        for table in rnd["tables"]:
+            for s in table["seats"]:
+                if s["name"]:
+                    played[s["name"]][s["side"]] += 1
+
+
+async def check_event(client: httpx.AsyncClient, view: dict[str, Any], rounds: int, every_side: bool) -> None:
     assert view["status"] == "finished" and view["round"] == view["rounds"] == rounds
     assert len(view["round_tables"]) == rounds
     again = await recompute(client, view)
@@ -61,7 +79,9 @@ async def check_event(client: httpx.AsyncClient, view: dict[str, Any], rounds: i
     assert view["winner"] == order[0]
     for row in view["standings"]:
         assert row["games"] == rounds and row["forfeits"] == 0
-        assert set(row["sides"]) == set(SIDES[view["game"]]), row  # every entrant played each side
+        if every_side:  # no reference seats: each entrant had its turn on each side
+            assert set(row["sides"]) == set(SIDES[view["game"]]), row
+    check_sides_by_need(view)
     page = await client.get(f"/tournament/{view['tournament_id']}?lang=en")
     assert page.status_code == 200 and "Standings" in page.text and order[0] in page.text
 
@@ -76,7 +96,7 @@ async def test_swiss_undercover_eight_entrants_four_rounds(client: httpx.AsyncCl
     listed = (await client.get("/api/tournaments", params={"when": "upcoming"})).json()["tournaments"]
     assert [t["tournament_id"] for t in listed] == [created["tournament_id"]] and listed[0]["entrant_count"] == 8
     view = await play(client, created["tournament_id"], agents, seed=7)
-    await check_event(client, view, 4)
+    await check_event(client, view, 4, every_side=False)  # the reference's seats are drawn by lot (D21)
     met = check_pairing(view, squared)
     assert max(met.values()) <= 2  # 4 rounds × 3 table-mates over 7 others: nobody meets anyone a third time
     for rnd in view["round_tables"]:  # 8 entrants at 6-seat tables: two tables of 4, the reference pool fills 2
@@ -95,7 +115,7 @@ async def test_round_robin_werewolf_six_entrants(client: httpx.AsyncClient) -> N
     await enter_all(client, created["tournament_id"], agents)
     view = await play(client, created["tournament_id"], agents, seed=3)
     # one 6-seat table a round; 2 wolves a table: 3 rounds give every entrant a turn on each side
-    await check_event(client, view, 3)
+    await check_event(client, view, 3, every_side=True)
     met = check_pairing(view, squared)
     assert set(met.values()) == {3}  # every pair met in every round, evenly
     winner = next(key for name, key in agents if name == view["winner"])  # a finished event's standings are final
