@@ -109,6 +109,22 @@ async def _fits_the_width(page: Page) -> None:
     assert width <= PHONE["width"], f"the page is {width}px wide on a {PHONE['width']}px screen"
 
 
+async def badges_clear(page: Page) -> None:
+    """No seat's won/lost badge covers its name or its handle line (English words are wider than 胜/负)."""
+    covered = await page.evaluate("""() => {
+      const boxes = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      const out = [];
+      for (const badge of document.querySelectorAll("#players .player .outcome")) {
+        const card = badge.closest(".player"), mark = badge.getBoundingClientRect();
+        for (const part of card.querySelectorAll(".player-name, .player-handle > *")) {
+          if (boxes(mark, part.getBoundingClientRect())) out.push(`${card.dataset.seat}: ${part.textContent}`);
+        }
+      }
+      return out;
+    }""")
+    assert not covered, f"won/lost badges cover: {covered}"
+
+
 async def _both(pages: tuple[Page, Page], check: Any) -> None:
     for page in pages:
         await check(page)
@@ -267,6 +283,8 @@ async def test_a_werewolf_game_live_for_a_spectator_and_an_anonymous_phone_then_
     # ---- the replay of the finished match, in English --------------------------------------------------------------
     await anon.goto(f"{server.base_url}/match/{table.match_id}?lang=en")
     await expect(anon.locator("#winner")).to_have_text(EN["camp_village"], timeout=WAIT)
+    await expect(anon.locator("#players .player .outcome")).to_have_count(9)
+    await badges_clear(anon)
     await expect(anon.locator("#replay")).to_be_visible()
     await anon.click("#replay-next")
     await expect(anon.locator("#replay-label")).to_have_attribute("data-round", "1")
