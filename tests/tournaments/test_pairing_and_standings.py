@@ -100,3 +100,21 @@ def test_default_round_robin_rounds() -> None:
     assert default_rounds("round_robin", 8, 4, {"a": 3, "b": 1}) == 4  # 8 at 2 tables of 4: the b seats decide
     # 5 at tables of 3 and 2 hold 4 of the 10 pairs a round: 3 rounds at least, though each meets 2 others a round
     assert default_rounds("round_robin", 5, 4, {"a": 4}) == 3
+
+
+def test_reference_personas_repeat_only_when_there_are_too_few() -> None:
+    """The event's opponents go in turn over the reference seats (not by seat number: seats 1 and 3 of a two-persona
+    event once got the same one); a persona at a second seat is numbered in its display name."""
+    from app.services.platform.reference_pool import pool
+    from app.services.platform.tournaments import _reference_personas
+    reference = pool()
+    for turn in range(4):
+        got = _reference_personas(["adai", "nuomi"], reference, [1, 3], turn)
+        assert sorted(got.values()) == ["adai", "nuomi"], got
+        assert len(set(_reference_personas(None, reference, [0, 2, 4, 6, 8, 10], turn).values())) == 6
+    three = _reference_personas(["adai", "nuomi"], reference, [0, 2, 5], 0)
+    assert three == {0: "adai", 2: "nuomi", 5: "adai"}
+    assert reference.display_names(three) == {0: f"{reference.display_name('adai')}",
+                                              2: reference.display_name("nuomi"),
+                                              5: reference.display_name("adai", 2)}
+    assert reference.display_name("adai", 2) != reference.display_name("adai")

@@ -36,8 +36,8 @@ class RunEnded(Exception):
 
 def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSpec:
     slug = planned.personas[seat]
-    return SeatSpec(f"ref-{slug}-{seat}", pool(bench.pool).display_name(slug), persona=slug,
-                    dice=f"{bench.pool}:{planned.seed}")
+    names = pool(bench.pool).display_names(dict(enumerate(planned.personas)))
+    return SeatSpec(f"ref-{slug}-{seat}", names[seat], persona=slug, dice=f"{bench.pool}:{planned.seed}")
 
 
 def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import hashlib
 import inspect
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -30,9 +32,20 @@ class ReferencePool:
         """The persona slug of seat `seat` in planned game `index` (rotated, so no seat keeps one persona)."""
         return self.personas[(seat + index) % len(self.personas)]
 
-    def display_name(self, slug: str) -> str:
-        """How a reference seat is shown at the table."""
-        return f"{BY_SLUG[slug].display_name} · {self.version}"
+    def display_name(self, slug: str, nth: int = 1) -> str:
+        """How a reference seat is shown at the table; `nth` > 1 tells apart a persona playing a second seat (a
+        table larger than the pool, or an event naming fewer opponents than it has reference seats)."""
+        return f"{BY_SLUG[slug].display_name}{f' {nth}' if nth > 1 else ''} · {self.version}"
+
+    def display_names(self, slugs: Mapping[int, str]) -> dict[int, str]:
+        """Seat → display name for a table's reference seats (seat → persona), each persona's repeats numbered in
+        seat order."""
+        seen: Counter[str] = Counter()
+        names = {}
+        for seat in sorted(slugs):
+            seen[slugs[seat]] += 1
+            names[seat] = self.display_name(slugs[seat], seen[slugs[seat]])
+        return names
 
 
 POOLS: dict[str, ReferencePool] = {

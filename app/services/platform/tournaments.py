@@ -40,7 +40,7 @@ from app.services.match.shell import Shell
 from app.services.platform import tournament_pairing as pairing
 from app.services.platform.background import Background
 from app.services.platform.benchmarks import _config, _game
-from app.services.platform.reference_pool import CURRENT, pool
+from app.services.platform.reference_pool import CURRENT, ReferencePool, pool
 from app.services.platform.seat_plan import dealt_sides
 from app.services.platform.tournament_standings import Game, standings
 
@@ -80,6 +80,15 @@ def _int(body: Mapping[str, Any], name: str, low: int, high: int, default: int |
     if type(raw) is not int or not low <= raw <= high:
         raise ApiError("invalid_config", f"{name} must be an integer from {low} to {high}", field=name)
     return raw
+
+
+def _reference_personas(chosen: list[str] | None, reference: ReferencePool, seats: list[int], turn: int) \
+        -> dict[int, str]:
+    """Seat → persona for a table's reference seats: the event's `opponents` (else the pool's personas) in turn,
+    counted over the reference seats, so a table repeats a persona only when it has more reference seats than there
+    are personas to choose from."""
+    choice = chosen or list(reference.personas)
+    return {seat: choice[(k + turn) % len(choice)] for k, seat in enumerate(seats)}
 
 
 def _opponents(raw: object) -> list[str] | None:
@@ -275,6 +284,9 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
         deal = _deal_seed(event_row, round_no, idx)
         sides = dealt_sides(game, config, deal)
         placed = pairing.seat(table, sides, shares, random.Random(f"{deal}:reference-seats"))
+        slugs = _reference_personas(event_row.opponents, reference, [s for s in range(seats_n) if s not in placed],
+                                    round_no + idx)
+        shown = reference.display_names(slugs)
         specs, marks = [], []
         for seat in range(seats_n):
             entrant = placed.get(seat)
@@ -283,9 +295,8 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
                 specs.append(SeatSpec(agent.name, agent.display_name or agent.name, agent=agent))
                 marks.append({"seat": seat, "agent_id": agent.agent_id, "side": sides[seat], "reference": None})
             else:
-                turn, chosen = seat + round_no + idx, event_row.opponents
-                slug = chosen[turn % len(chosen)] if chosen else reference.persona(seat, round_no + idx)
-                specs.append(SeatSpec(f"ref-{slug}-{seat}", reference.display_name(slug), persona=slug,
+                slug = slugs[seat]
+                specs.append(SeatSpec(f"ref-{slug}-{seat}", shown[seat], persona=slug,
                                       dice=f"{reference.version}:{deal}"))
                 marks.append({"seat": seat, "agent_id": None, "side": sides[seat], "reference": slug})
 
