@@ -190,7 +190,6 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
     assert tags["食物"]["label"] == {"zh": "食物", "en": "Food"} and tags["食物"]["count"] > 0
     assert [p["pace"] for p in options["paces"]] == ["quick", "standard", "hell"]
     assert_error(await client.get("/api/play/chess/options"), 422, "invalid_config")
-    assert_error(await client.get("/api/play/avalon/options"), 422, "invalid_config")  # no 开一局 for avalon yet
 
     started = await client.post("/api/play", json={"name": "小王", "choices": {
         "pace": "quick", "category": "食物", "virtual_players": 3, "chaos": True}})
@@ -215,7 +214,7 @@ async def test_quick_start_options_and_config(client: httpx.AsyncClient) -> None
         refused = await client.post("/api/play", json={"name": "小王", "choices": choices})
         assert assert_error(refused, 422, "invalid_config")["detail"]["field"] == field
     assert_error(await client.post("/api/play", json={"choices": {}}), 400, "identity_required")
-    assert_error(await client.post("/api/play", json={"game": "avalon", "name": "x"}), 422, "invalid_config")
+    assert_error(await client.post("/api/play", json={"game": "chess", "name": "x"}), 422, "invalid_config")
 
 
 async def test_werewolf_quick_start_options_and_config(client: httpx.AsyncClient) -> None:
@@ -235,6 +234,32 @@ async def test_werewolf_quick_start_options_and_config(client: httpx.AsyncClient
     for choices, field in (({"n_players": 7}, "choices.n_players"), ({"pace": "hell"}, "choices.pace"),
                            ({"roles": "6p"}, "choices.roles")):
         refused = await client.post("/api/play", json={"game": "werewolf", "name": "小狼", "choices": choices})
+        assert assert_error(refused, 422, "invalid_config")["detail"]["field"] == field
+
+
+async def test_avalon_quick_start_options_and_config(client: httpx.AsyncClient) -> None:
+    options = (await client.get("/api/play/avalon/options")).json()
+    assert set(options["schema"]["properties"]) == {"n_players", "pace", "lady_of_the_lake"}
+    assert options["defaults"] == {"n_players": 5, "pace": "standard", "lady_of_the_lake": False}
+    assert [t["n_players"] for t in options["tables"]] == [5, 6, 7, 8, 9, 10]
+    assert options["tables"][2] == {"n_players": 7, "evil": 3, "quests": [2, 3, 3, 4, 4], "roles": {
+        "merlin": 1, "percival": 1, "loyal_servant": 2, "assassin": 1, "morgana": 1, "oberon": 1}}
+    assert [p["pace"] for p in options["paces"]] == ["quick", "standard", "relaxed"]
+    started = await client.post("/api/play", json={"game": "avalon", "name": "亚瑟",
+                                                   "choices": {"n_players": 7, "pace": "quick",
+                                                               "lady_of_the_lake": True}})
+    assert started.status_code == 201, started.text
+    body = started.json()
+    config = body["config"]
+    assert (config["n_players"], config["roles"]["oberon"], config["lady_of_the_lake"]) == (7, 1, True)
+    assert (config["speak_timeout"], config["vote_timeout"], config["assassin_timeout"]) == (45, 30, 90)
+    assert body["seat"] == 0 and body["seats_open"] == 6
+    default = (await client.post("/api/play", json={"game": "avalon", "name": "x"})).json()["config"]
+    assert (default["n_players"], default["lady_of_the_lake"], default["speak_timeout"]) == (5, False, 90)
+    for choices, field in (({"n_players": 4}, "choices.n_players"), ({"pace": "hell"}, "choices.pace"),
+                           ({"lady_of_the_lake": "yes"}, "choices.lady_of_the_lake"),
+                           ({"roles": "5p"}, "choices.roles")):
+        refused = await client.post("/api/play", json={"game": "avalon", "name": "亚瑟", "choices": choices})
         assert assert_error(refused, 422, "invalid_config")["detail"]["field"] == field
 
 

@@ -24,6 +24,7 @@ from tests.conftest import _wipe
 from tests.e2e.server import ROOT, Server
 from tests.test_avalon_skill_guide import AvalonTable
 from tests.web.conftest import Watched, _stop
+from tests.web.playing import kept_token
 
 pytestmark = pytest.mark.browser
 WAIT = 60_000  # ms
@@ -56,7 +57,7 @@ async def pages(browser: Browser) -> AsyncIterator[list[Watched]]:
         assert not seen.errors, f"uncaught errors in a page: {seen.errors}"
 
 
-async def _open(browser: Browser, pages: list[Watched], url: str, locale: str = "zh-CN") -> Page:
+async def _open(browser: Browser, pages: list[Watched], url: str, locale: str = "zh-CN", ready: bool = True) -> Page:
     context = await browser.new_context(viewport=PHONE, locale=locale, is_mobile=True, has_touch=True)
     seen = Watched(await context.new_page())
     seen.page.on("pageerror", lambda error: seen.errors.append(str(error)))
@@ -64,7 +65,8 @@ async def _open(browser: Browser, pages: list[Watched], url: str, locale: str = 
                  if request.method == "POST" and request.url.endswith("/action") else None)
     pages.append(seen)
     await seen.page.goto(url)
-    await expect(seen.page.locator("body")).to_have_attribute("data-ready", "1", timeout=WAIT)
+    if ready:  # a page with a script says when it has drawn (the lobby is drawn by the server)
+        await expect(seen.page.locator("body")).to_have_attribute("data-ready", "1", timeout=WAIT)
     return seen.page
 
 
@@ -109,7 +111,8 @@ async def _next_turn(page: Page, expected: str | None = None) -> str | None:
     return await page.locator("#you").get_attribute("data-action")
 
 
-async def _act(page: Page, action: str, me: dict[str, Any], snap: dict[str, Any], said: int) -> None:
+async def _act(page: Page, action: str, me: dict[str, Any], snap: dict[str, Any], said: int,
+               strings: dict[str, str]) -> None:
     """One move through the page's buttons; waits until the page has taken it."""
     if action == "propose":
         offer = next(a for a in me["allowed_actions"] if a["type"] == "propose")
@@ -125,7 +128,7 @@ async def _act(page: Page, action: str, me: dict[str, Any], snap: dict[str, Any]
         else:
             if not said:  # an empty speech is refused on the page, in words, and sends nothing
                 await _tid(page, "avalon-speak-send").click()
-                await expect(_tid(page, "play-message")).to_have_text(ZH["av_speak_empty"])
+                await expect(_tid(page, "play-message")).to_have_text(strings["av_speak_empty"])
             await _tid(page, "avalon-speak-input").fill(f"我觉得这队可以，第{said + 1}次发言")
             await _tid(page, "avalon-speak-send").click()
     elif action == "vote":
@@ -150,7 +153,8 @@ async def _act(page: Page, action: str, me: dict[str, Any], snap: dict[str, Any]
     assert not await page.locator('[data-testid="play-message"][data-kind="error"]:not([hidden])').count()
 
 
-async def _play_to_the_end(page: Page, api: httpx.AsyncClient, match_id: str, token: str) -> list[str]:
+async def _play_to_the_end(page: Page, api: httpx.AsyncClient, match_id: str, token: str,
+                           strings: dict[str, str] = ZH) -> list[str]:
     acted: list[str] = []
     while (action := await _next_turn(page)) is not None:
         snap = await _snap(api, match_id, token)
@@ -158,7 +162,7 @@ async def _play_to_the_end(page: Page, api: httpx.AsyncClient, match_id: str, to
         if me["next_action"] != action:  # the page is a moment behind the server: read it again
             continue
         await expect(_tid(page, "quest-track")).to_be_visible()
-        await _act(page, action, me, snap, acted.count("speak"))
+        await _act(page, action, me, snap, acted.count("speak"), strings)
         acted.append(action)
     return acted
 
@@ -215,6 +219,37 @@ async def test_a_person_plays_five_seats_against_the_official_bots(
     track = _tid(english, "quest-track")
     await expect(track).to_contain_text(EN["av_rejections"])
     await expect(track).to_contain_text(EN[f"av_{played[-1]}"] if len(played) == 5 else EN["av_quest_n"].format(n=5))
+
+
+async def test_a_person_opens_a_quick_start_from_the_lobby_in_english(
+        server: Server, api: httpx.AsyncClient, browser: Browser, pages: list[Watched]) -> None:
+    """开一局 for Avalon: the lobby's button, the form in English (5 seats, the quick pace, the Lady of the Lake),
+    the official bots in every other seat at once, and the whole game through the page on a phone."""
+    page = await _open(browser, pages, f"{server.base_url}/?lang=en", locale="en-US", ready=False)
+    await _tid(page, "lobby-play-avalon").click()
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=WAIT)
+    await expect(page.locator('fieldset[data-choice="lady_of_the_lake"] legend')).to_have_text(
+        EN["choice_lady_of_the_lake"])
+    await expect(_tid(page, "play-choice-n_players-5")).to_be_checked()
+    await _tid(page, "play-choice-pace-quick").check()
+    await _tid(page, "play-choice-lady_of_the_lake").check()
+    await _tid(page, "play-name").fill("Arthur")
+    await _fits_the_width(page)
+    await _tid(page, "play-form-submit").click()
+    await page.wait_for_url("**/match/*", timeout=WAIT)
+    await expect(page.locator("body")).to_have_attribute("data-ready", "1", timeout=WAIT)
+    await expect(page.locator("#players .player:not(.empty)")).to_have_count(5, timeout=WAIT)
+    await expect(page.locator('#phase li[data-step="lady"]')).to_have_count(1)  # the Lady is at this table
+    match_id = page.url.rsplit("/match/", 1)[1].split("?")[0]
+    token = await kept_token(page, match_id)
+    snap = await _seated(api, match_id, token)
+    assert (snap["config"]["lady_of_the_lake"], snap["config"]["speak_timeout"]) == (True, 45)
+    assert [p["seat"] for p in snap["players"] if p.get("is_guest")] == [0]
+    assert all(p["is_official"] for p in snap["players"] if p["seat"] != 0)
+    await expect(_tid(page, "avalon-you-role")).to_have_text(EN[f"role_{snap['you']['role']}"], timeout=WAIT)
+    acted = await _play_to_the_end(page, api, match_id, token, EN)
+    assert {"vote"} <= set(acted), acted
+    await _check_the_end(page, api, match_id, EN)
 
 
 def _team(table: AvalonTable, snap: dict[str, Any]) -> list[int]:
