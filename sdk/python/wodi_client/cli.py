@@ -80,12 +80,20 @@ async def _play(args: argparse.Namespace) -> int:
         raise SystemExit("no key: pass --key or set WODI_API_KEY (wodi-agent register NAME prints one)")
     agent = load_agent(args.agent)
     config: dict[str, Any] | None = json.loads(args.config) if args.config else None
+    choices: dict[str, Any] | None = json.loads(args.choices) if args.choices else None
+    if args.quick and (config is not None or args.fill):
+        raise SystemExit("--quick seats the bots itself and takes --choices, not --config or --fill")
+    if choices is not None and not args.quick:
+        raise SystemExit("--choices goes with --quick")
     records = []
     async with AsyncWodi(args.base_url, args.key) as client:
         await client.game(args.game)  # fails early on a game the server does not play
         for index in range(1, args.matches + 1):
             runner = Runner(client, agent, progress=ProgressLine(index, args.matches), wait=args.wait)
-            match_id = await runner.find_or_create(args.game, config, fill=args.fill)
+            if args.quick:
+                match_id = await runner.quick_start(args.game, choices)
+            else:
+                match_id = await runner.find_or_create(args.game, config, fill=args.fill)
             record = await runner.play_match(match_id)
             records.append(record)
             print(outcome(record), flush=True)
@@ -152,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--wait", type=float, default=30.0, help="long-poll seconds (≤ 30)")
     play.add_argument("--fill", action="store_true",
                       help="call the official bots into a room it creates at once, instead of waiting for them")
+    play.add_argument("--quick", action="store_true",
+                      help="a quick start each time (POST /api/play): seat 0, the official bots in the other seats")
+    play.add_argument("--choices", help="the quick start's choices as JSON (GET /api/play/GAME/options lists them)")
     bench = commands.add_parser("benchmark", help="run a benchmark (server with POST /api/benchmarks, issue 30)")
     bench.add_argument("--game", required=True)
     bench.add_argument("--games", type=int, required=True)

@@ -223,6 +223,19 @@ class AsyncWodi:
                                                     idempotency_key=new_key())
         return answer
 
+    async def play_options(self, game: str) -> dict[str, Any]:
+        """`GET /api/play/{game}/options`: the quick start's `choices` schema, their `defaults` and the game's extras
+        (422 `invalid_config` for a game without one)."""
+        answer: dict[str, Any] = await self.request("GET", f"/api/play/{game}/options")
+        return answer
+
+    async def quick_start(self, game: str, choices: dict[str, Any] | None = None) -> dict[str, Any]:
+        """`POST /api/play`: a new room of `game` with this agent in seat 0 and the official bots in every other seat
+        at once (a game whose quick start `invites` waits for players instead). The answer has `match_id`."""
+        body: dict[str, Any] = {"game": game, **({"choices": choices} if choices else {})}
+        answer: dict[str, Any] = await self.request("POST", "/api/play", json=body, idempotency_key=new_key())
+        return answer
+
     # -- one match --------------------------------------------------------------------------------------------------
 
     async def snapshot(self, match_id: str, *, wait: float | None = None, wait_for: str | None = None) -> Snapshot:

@@ -302,12 +302,25 @@ class Runner:
                       file=sys.stderr, flush=True)
         return match_id
 
+    async def quick_start(self, game: str, choices: dict[str, Any] | None = None) -> str:
+        """The agent's unfinished match if it has one, else a quick start of `game` (`POST /api/play`): seat 0 of
+        a new room, the official bots in the others at once."""
+        active = await self.client.active()
+        if active is not None and active.match_id:
+            return active.match_id
+        return str((await self.client.quick_start(game, choices))["match_id"])
+
     async def play(self, game: str, matches: int = 1, config: dict[str, Any] | None = None, *,
-                   fill: bool = False) -> list[MatchRecord]:
-        """Find or create a room and play it, `matches` times."""
+                   fill: bool = False, quick: dict[str, Any] | bool | None = None) -> list[MatchRecord]:
+        """Find or create a room and play it, `matches` times; with `quick` (True, or the quick start's choices), a
+        quick start each time instead (`config` and `fill` then do not apply)."""
         records = []
         for _ in range(matches):
-            records.append(await self.play_match(await self.find_or_create(game, config, fill=fill)))
+            if quick is not None and quick is not False:
+                match_id = await self.quick_start(game, quick if isinstance(quick, dict) else None)
+            else:
+                match_id = await self.find_or_create(game, config, fill=fill)
+            records.append(await self.play_match(match_id))
         return records
 
 
