@@ -54,6 +54,8 @@ Wait = Annotated[float, Query(ge=0, description="long-poll seconds (capped at 30
 async def _caller(runtime: Runtime, agent: Agent | None, play_token: str | None,
                   owner_id: str | None = None) -> Caller:
     owned = await owner_service.owned_agent_ids(runtime, owner_id) if owner_id else frozenset()
+    if agent is not None:  # a read is an authenticated request too (identity.md: a valid key bumps it)
+        await agent_service.mark_seen(runtime, agent)
     return Caller(agent=agent, play_token=play_token if agent is None else None, owner_id=owner_id,
                   owner_agent_ids=owned)
 
@@ -61,8 +63,6 @@ async def _caller(runtime: Runtime, agent: Agent | None, play_token: str | None,
 async def _writer(runtime: Runtime, agent: Agent | None, play_token: str | None,
                   owner_id: str | None = None, ip: str = "") -> Caller:
     caller = await _caller(runtime, agent, play_token, owner_id)
-    if caller.agent is not None:
-        await agent_service.mark_seen(runtime, caller.agent)
     # An unchecked play token is no identity: count those writes per client IP.
     key = caller.agent.agent_id if caller.agent else f"ip:{ip}"
     runtime.limiter.hit("writes", key, runtime.settings.rate_limit_writes_per_minute, 60)

@@ -183,3 +183,35 @@ async def test_an_official_bot_is_named_bot_persona_at_wodi(client: httpx.AsyncC
     refused = await client.post("/api/agents", json={"name": name}, headers={"X-Official-Bot-Key": OFFICIAL_KEY})
     assert_error(refused, 400, "invalid_name")
     assert (await client.get(f"/api/agents/{name}")).status_code == 404
+
+
+async def test_a_read_with_a_key_bumps_last_seen_at(client: httpx.AsyncClient, app: FastAPI,
+                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    """identity.md: a valid key bumps the agent's `last_seen_at` — on a read too (a snapshot, an events page), not only
+    on a write; at most once a minute, so a long-poll loop writes once a minute, not once a poll."""
+    from datetime import timedelta
+
+    from app.db import types
+    from app.services.identity import agents as service
+    host = await register(client, "seen-host")
+    reader = await register(client, "seen-reader")
+    match_id = (await client.post("/api/matches", json={"game": "undercover"},
+                                  headers=bearer(host["api_key"]))).json()["match_id"]
+
+    async def seen() -> str:
+        async with app.state.runtime.db.reader() as session:
+            return str((await session.execute(text("SELECT last_seen_at FROM agents WHERE name = 'seen-reader'"))
+                        ).scalar_one())
+
+    registered = await seen()
+    later = types.utcnow() + timedelta(minutes=5)
+    monkeypatch.setattr(service, "utcnow", lambda: later)
+    assert (await client.get(f"/api/matches/{match_id}", headers=bearer(reader["api_key"]))).status_code == 200
+    first = await seen()
+    assert first != registered and first.startswith(later.strftime("%Y-%m-%d %H:%M")), (registered, first)
+    monkeypatch.setattr(service, "utcnow", lambda: later + timedelta(seconds=30))  # within the minute: no write
+    assert (await client.get(f"/api/matches/{match_id}/events", headers=bearer(reader["api_key"]))).status_code == 200
+    assert await seen() == first
+    monkeypatch.setattr(service, "utcnow", lambda: later + timedelta(minutes=2))
+    assert (await client.get(f"/api/matches/{match_id}/events", headers=bearer(reader["api_key"]))).status_code == 200
+    assert await seen() != first
