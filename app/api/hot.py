@@ -123,12 +123,12 @@ def _wait(query: dict[str, str]) -> float | None:
 
 async def _snapshot(runtime: Runtime, match_id: str, query: dict[str, str], headers: dict[str, str],
                     _scope: Scope) -> Response | None:
-    wait = _wait(query)
-    if wait is None:
+    wait, since = _wait(query), query.get("since")
+    if wait is None or (since is not None and not _COUNT.fullmatch(since)):
         return None
     agent, owner_id = await _caller(runtime, headers)
     body = await matches.snapshot_answer(runtime, match_id, agent, headers.get("play_token"), owner_id, wait,
-                                         query.get("wait_for"))
+                                         query.get("wait_for"), None if since is None else int(since))
     return Response(body, media_type=JSON)
 
 
@@ -158,7 +158,7 @@ async def _action(runtime: Runtime, match_id: str, _query: dict[str, str], heade
 
 # Each hot route: its handler here, the query parameters it reads, and the route's own endpoint (which route it is).
 _ROUTES: dict[tuple[str, str], tuple[Handler, set[str], Callable[..., Any]]] = {
-    ("GET", PREFIX + "/{match_id}"): (_snapshot, {"wait", "wait_for"}, matches.get_match),
+    ("GET", PREFIX + "/{match_id}"): (_snapshot, {"wait", "wait_for", "since"}, matches.get_match),
     ("GET", PREFIX + "/{match_id}/events"): (_events, {"since", "wait"}, matches.get_events),
     ("POST", PREFIX + "/{match_id}/action"): (_action, set(), matches.act),
 }

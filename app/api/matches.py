@@ -168,17 +168,20 @@ async def fill(match_id: str, request: Request, runtime: RuntimeDep, provider: P
             summary="Snapshot for this viewer (long-poll with wait / wait_for)", responses=responses(*READ_ERRORS))
 async def get_match(match_id: str, runtime: RuntimeDep, owner_id: OwnerIdDep, wait: Wait = 0,
                     wait_for: Annotated[str | None, Query(description=", ".join(reads.WAIT_FOR))] = None,
+                    since: Annotated[int | None, Query(ge=0, description=(
+                        "optional: the `events_total` of the last snapshot you read; `wait_for=any_change` then "
+                        "answers once the match has an event after it (at once if it moved meanwhile)"))] = None,
                     agent: PlayingAgentDep = None, play_token: PlayTokenHeader = None) -> Response:
     # Hot long-poll path: the dict is built by the projection already; skip re-validating it.
-    return Response(await snapshot_answer(runtime, match_id, agent, play_token, owner_id, wait, wait_for),
+    return Response(await snapshot_answer(runtime, match_id, agent, play_token, owner_id, wait, wait_for, since),
                     media_type=JSON)
 
 
 async def snapshot_answer(runtime: Runtime, match_id: str, agent: Agent | None, play_token: str | None,
-                          owner_id: str | None, wait: float, wait_for: str | None) -> bytes:
+                          owner_id: str | None, wait: float, wait_for: str | None, since: int | None = None) -> bytes:
     """`GET /api/matches/{id}` once its caller is known (the route, and `app.api.hot` beneath the router)."""
     caller = await _caller(runtime, agent, play_token, owner_id)
-    return await reads.read_snapshot(runtime, match_id, caller, wait, wait_for)
+    return await reads.read_snapshot(runtime, match_id, caller, wait, wait_for, since)
 
 
 @router.get("/{match_id}/events", response_model=EventsPage, summary="Events after `since` (long-poll with wait)",

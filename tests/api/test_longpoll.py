@@ -108,3 +108,38 @@ async def test_wait_zero_and_finished_match_return_at_once(client: httpx.AsyncCl
     assert page.json()["events"] == [] and page.json()["status"] == "finished"
     snap = await asyncio.wait_for(table.snap(0, wait=30, wait_for="your_turn"), 5)
     assert snap["you"]["next_action"] == "none"
+
+
+async def test_any_change_since_a_seq_the_caller_read(app: FastAPI, client: httpx.AsyncClient) -> None:
+    """`since` (an `events_total` the caller read): `any_change` answers once the match has an event after it — at
+    once when it moved between that read and this request, which a plain `any_change` would hold for the next
+    event. A `since` the match has not passed waits as before; a bad one is refused."""
+    table = Table(client, 4)
+    await table.open(fill=False)
+    url = f"/api/matches/{table.match_id}"
+    read = (await client.get(url)).json()["events_total"]
+    await table.join(1)  # the match moves after the caller's read, before its long-poll
+    plain = asyncio.create_task(client.get(url, params={"wait": 20, "wait_for": "any_change"}))
+    caught_up = await asyncio.wait_for(client.get(url, params={"wait": 20, "wait_for": "any_change", "since": read}),
+                                       5)
+    assert caught_up.status_code == 200 and caught_up.json()["events_total"] > read and caught_up.json()[
+        "seats_open"] == 2
+    notifier = app.state.runtime.notifier
+    for _ in range(500):
+        if notifier.waiting() >= 1:
+            break
+        await asyncio.sleep(0.01)
+    assert notifier.waiting() >= 1 and not plain.done()  # without `since`, the join is the baseline: it waits
+    now = caught_up.json()["events_total"]
+    ahead = asyncio.create_task(client.get(url, params={"wait": 20, "wait_for": "any_change", "since": now}))
+    for _ in range(500):
+        if notifier.waiting() >= 2:
+            break
+        await asyncio.sleep(0.01)
+    assert notifier.waiting() >= 2 and not ahead.done()
+    await table.join(2)
+    assert (await asyncio.wait_for(ahead, 5)).json()["seats_open"] == 1
+    assert (await asyncio.wait_for(plain, 5)).json()["seats_open"] == 1
+    for bad in ("-1", "x"):
+        refused = await client.get(url, params={"wait": 1, "since": bad})
+        assert refused.status_code == 400 and refused.json()["detail"]["field"] == "since", refused.text

@@ -167,3 +167,46 @@ async def test_an_off_turn_action_is_offered_to_an_agent_that_takes_them(app: Fa
     assert all(r.status == "finished" for r in records)
     assert [a.heard for a in agents].count(True) == 1  # the assassin heard an evil seat confer before naming
     assert [sorted(set(a.off_turn_offers)) for a in agents].count(["concede", "confer"]) == 1
+
+
+class Polls(httpx.AsyncBaseTransport):
+    """Each client's requests in order: snapshot reads (their `wait_for`, `since` and the `events_total` answered)
+    and accepted actions."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.log: dict[str, list[tuple[str, Any, Any, Any]]] = {}
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        mine = self.log.setdefault(request.headers.get("authorization", ""), [])
+        if request.method == "GET" and re.fullmatch(r"/api/matches/[^/]+", request.url.path):
+            await response.aread()
+            params = request.url.params
+            mine.append(("read", params.get("wait_for"), params.get("since"), response.json().get("events_total")))
+        elif request.method == "POST" and request.url.path.endswith("/action") and response.status_code == 200:
+            mine.append(("act", None, None, None))
+        return response
+
+
+async def test_any_change_polls_name_the_seq_last_read_unless_the_agent_moved_since(app: FastAPI) -> None:
+    """A change that lands while the agent decides is not lost: its `any_change` long-poll carries `since` = the
+    `events_total` it last read (the server answers at once if the match moved). After it sent a move, it does not
+    (its own move would wake it at once and it would be asked again: an off-turn agent would loop)."""
+    polls = Polls(httpx.ASGITransport(app=app))
+    records = await play_table(app, "avalon", [Loyal() for _ in range(SEATS["avalon"])], transport=polls)
+    assert all(r.status == "finished" for r in records)
+    with_since = 0
+    for log in polls.log.values():
+        last_read, moved = None, False
+        for kind, wait_for, since, total in log:
+            if kind == "act":
+                moved = True
+                continue
+            if wait_for == "any_change":
+                assert since == (None if moved or last_read is None else str(last_read)), (since, last_read, moved)
+                with_since += since is not None
+            else:
+                assert since is None
+            last_read, moved = total, False
+    assert with_since > 0

@@ -71,14 +71,16 @@ async def _poll(shell: Shell, match_id: str, start: CachedMatch, wait: float,
 
 
 async def read_snapshot(shell: Shell, match_id: str, caller: Caller, wait: float = 0,
-                        wait_for: str | None = None) -> bytes:
-    """`GET /api/matches/{id}` with optional `wait` / `wait_for` (identity.md §15.10), as JSON bytes."""
+                        wait_for: str | None = None, since: int | None = None) -> bytes:
+    """`GET /api/matches/{id}` with optional `wait` / `wait_for` (identity.md §15.10), as JSON bytes. With `since`
+    (a snapshot's `events_total` the caller has read), `any_change` means an event after that one — at once if the
+    match has moved since — rather than one after this request arrives."""
     if wait_for is not None and wait_for not in WAIT_FOR:
         raise ApiError("bad_request", f"wait_for must be one of {', '.join(WAIT_FOR)}", field="wait_for")
     first = await shell.cache.get(match_id)
     viewer = resolve_viewer(first, caller)
     await seen.seen(shell, first, viewer)
-    condition = _condition(wait_for or "any_change", first, viewer)
+    condition = _condition(wait_for or "any_change", first, viewer, since)
     cached = await _poll(shell, match_id, first, wait, condition) if wait > 0 else first
     return _snapshot(shell, cached, caller)[1]
 
@@ -94,8 +96,10 @@ def _snapshot(shell: Shell, cached: CachedMatch, caller: Caller) -> tuple[dict[s
         cached.game, match_view(shell, cached), cached.state, viewer, cached.events))
 
 
-def _condition(wait_for: str, first: CachedMatch, viewer: Viewer) -> Callable[[CachedMatch], bool]:
-    start_seq, start_phase = first.row["events_total"], first.row["phase"]
+def _condition(wait_for: str, first: CachedMatch, viewer: Viewer, since: int | None = None) \
+        -> Callable[[CachedMatch], bool]:
+    start_seq = first.row["events_total"] if since is None else since
+    start_phase = first.row["phase"]
     if wait_for == "your_turn":
         if viewer.seat is None:
             return lambda _c: True

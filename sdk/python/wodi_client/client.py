@@ -242,12 +242,16 @@ class AsyncWodi:
         """The match as this agent may see it; with `wait`, a long-poll until `wait_for` happens (or `wait` s)."""
         return Snapshot.model_validate(await self.snapshot_json(match_id, wait=wait, wait_for=wait_for))
 
-    async def snapshot_json(self, match_id: str, *, wait: float | None = None,
-                            wait_for: str | None = None) -> dict[str, Any]:
+    async def snapshot_json(self, match_id: str, *, wait: float | None = None, wait_for: str | None = None,
+                            since: int | None = None) -> dict[str, Any]:
+        """The snapshot as JSON; `since` (an `events_total` already read) makes `any_change` answer at once when the
+        match moved after that read."""
         params: dict[str, Any] = {}
         if wait:
             params["wait"] = wait
             params["wait_for"] = wait_for or "any_change"
+            if since is not None:
+                params["since"] = since
         timeout = (wait or 0) + LONG_POLL_SLACK if wait else None
         body: dict[str, Any] = await self.request("GET", f"/api/matches/{match_id}", params=params, timeout=timeout)
         return body

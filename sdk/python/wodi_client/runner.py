@@ -118,11 +118,15 @@ class Runner:
     async def play_match(self, match_id: str) -> MatchRecord:
         """Play `match_id` (where this agent is seated) to its end."""
         record, seat = MatchRecord(match_id), Seat()
-        wait_for = "your_turn"
+        wait_for, read, sent = "your_turn", None, 0
         while True:
             wait = 0.0 if wait_for == NOW else self.wait
-            raw = await self.client.snapshot_json(match_id, wait=wait, wait_for=wait_for)
+            # `since`: a change while the agent was deciding answers at once, not with the event after it — unless
+            # it sent something since that read (its own move is no news: it would be asked again at once)
+            since = read if wait_for == "any_change" and record.sent == sent else None
+            raw = await self.client.snapshot_json(match_id, wait=wait, wait_for=wait_for, since=since)
             snap = Snapshot.model_validate(raw)
+            read, sent = raw.get("events_total"), record.sent
             record.game, record.status = snap.game, snap.status
             if snap.status in TERMINAL:
                 self._end(record, snap, raw)
