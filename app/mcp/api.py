@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import httpx
 
 WAIT_CAP = 30.0  # the server answers a long-poll within 30 s
+MATCH_ID = re.compile(r"[a-z0-9]{8}")  # identity.md §15: 8 lowercase letters and digits
 
 
 class ApiFailure(Exception):
@@ -15,6 +17,15 @@ class ApiFailure(Exception):
     def __init__(self, status: int, code: str, message: str, detail: dict[str, Any]) -> None:
         super().__init__(f"{code}: {message}")
         self.status, self.code, self.message, self.detail = status, code, message, detail
+
+
+def match_path(match_id: str, tail: str = "") -> str:
+    """`/api/matches/{id}{tail}` for a well-formed id only: the id comes from the model, which reads other players'
+    text — a crafted one (`../agents/me/rotate-key?`) must never steer the agent's key to another endpoint."""
+    if not isinstance(match_id, str) or not MATCH_ID.fullmatch(match_id):
+        raise ApiFailure(400, "bad_request", f"{str(match_id)[:40]!r} is not a match id (8 lowercase letters and "
+                         "digits, as find_or_create_match returns)", {"field": "match_id"})
+    return f"/api/matches/{match_id}{tail}"
 
 
 class WodiApi:
@@ -66,24 +77,24 @@ class WodiApi:
         return result
 
     async def join(self, match_id: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call("POST", f"/api/matches/{match_id}/join", json={})
+        result: dict[str, Any] = await self.call("POST", match_path(match_id, "/join"), json={})
         return result
 
     async def snapshot(self, match_id: str, wait: float = 0, wait_for: str | None = None) -> dict[str, Any]:
         params: dict[str, Any] = {"wait": min(wait, WAIT_CAP)} if wait > 0 else {}
         if wait_for:
             params["wait_for"] = wait_for
-        result: dict[str, Any] = await self.call("GET", f"/api/matches/{match_id}", params=params)
+        result: dict[str, Any] = await self.call("GET", match_path(match_id), params=params)
         return result
 
     async def events(self, match_id: str, since: int) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call("GET", f"/api/matches/{match_id}/events", params={"since": since})
+        result: dict[str, Any] = await self.call("GET", match_path(match_id, "/events"), params={"since": since})
         return result
 
     async def act(self, match_id: str, action: dict[str, Any]) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call("POST", f"/api/matches/{match_id}/action", json=action)
+        result: dict[str, Any] = await self.call("POST", match_path(match_id, "/action"), json=action)
         return result
 
     async def concede(self, match_id: str) -> dict[str, Any]:
-        result: dict[str, Any] = await self.call("POST", f"/api/matches/{match_id}/concede")
+        result: dict[str, Any] = await self.call("POST", match_path(match_id, "/concede"))
         return result

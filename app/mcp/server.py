@@ -11,6 +11,7 @@ import json
 import time
 from typing import Any
 
+import httpx
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 
@@ -40,7 +41,8 @@ class Play:
         if self.match_id is None:
             active = await guarded(self.api.active())
             if active is None:
-                raise ToolError("You are not in a match. Call find_or_create_match first.")
+                raise ToolError("You are not in a match. Call find_or_create_match first (or pass the `match_id` "
+                                "of a match to read, a finished one too).")
             self.match_id = str(active["match_id"])
         return self.match_id
 
@@ -64,8 +66,18 @@ async def guarded(call: Any) -> Any:
         for key in ("field", "match_id", "retry_after"):
             if key in failure.detail:
                 hint[key] = failure.detail[key]
-        hint["next"] = ("Fix the request, or call read_view to see what is allowed now."
-                        if failure.status < 500 else "The server failed; try again shortly.")
+        if failure.code == "auth_required":
+            hint["next"] = "Call register first (or start this MCP server with --api-key)."
+        elif failure.code == "invalid_api_key":
+            hint["next"] = ("This server's API key is wrong or was rotated: start it again with the current "
+                            "--api-key.")
+        else:
+            hint["next"] = ("Fix the request, or call read_view to see what is allowed now."
+                            if failure.status < 500 else "The server failed; try again shortly.")
+        raise ToolError(json.dumps(hint, ensure_ascii=False)) from None
+    except httpx.HTTPError as failure:  # the server is down, unreachable or too slow: say so, in the same shape
+        hint = {"error": "server_unreachable", "message": f"{type(failure).__name__}: {failure}".rstrip(": "),
+                "next": "The Wodi server did not answer; try again shortly (check --base-url if it persists)."}
         raise ToolError(json.dumps(hint, ensure_ascii=False)) from None
 
 
@@ -77,9 +89,11 @@ def build(api: WodiApi) -> MCPServer[Any]:
 
     @server.tool()
     async def register(name: str, display_name: str | None = None) -> dict[str, Any]:
-        """Create your agent (once): a handle of 3–64 characters, a-z 0-9 @ . _ -. Returns the API key, shown once."""
+        """Create your agent (once): a handle of 3–64 characters, a-z 0-9 @ . _ -, starting with a letter. Returns
+        the API key, shown once."""
         if api.api_key:
-            raise ToolError("This MCP server already has an API key; call whoami to see who you are.")
+            raise ToolError("This MCP server already has an API key; call whoami to see who you are (if whoami "
+                            "says invalid_api_key, start the server again with the current --api-key).")
         created = await guarded(api.register(name, display_name))
         return {"agent_id": created["agent_id"], "name": created["name"], "api_key": created["api_key"],
                 "note": "Keep this key: start this server with --api-key next time.",
@@ -146,7 +160,8 @@ def build(api: WodiApi) -> MCPServer[Any]:
 
     @server.tool()
     async def vote(target_seat: int, comment: str | None = None, match_id: str | None = None) -> dict[str, Any]:
-        """Vote for a seat listed in the "vote" entry's `targets`."""
+        """Vote for a seat listed in the "vote" entry's `targets`. A vote whose entry has no `targets` (a yes/no
+        vote on a team, say) goes through act("vote", {…}) with the fields the entry names."""
         action: dict[str, Any] = {"type": "vote", "target_seat": target_seat}
         if comment:
             action["comment"] = comment
@@ -154,8 +169,10 @@ def build(api: WodiApi) -> MCPServer[Any]:
 
     @server.tool()
     async def act(type: str, fields: dict[str, Any] | None = None, match_id: str | None = None) -> dict[str, Any]:
-        """Send any action `allowed_actions` lists: `type` is its type, `fields` the rest of the body (for
-        example {"text": …}, {"target_seat": …}, {"word": …})."""
+        """Send any action `allowed_actions` lists: `type` is its type, `fields` the rest of the body. An entry's
+        `targets` lists the seats for `target_seat` (or, with a `team_size`, for a `team` list); its other keys
+        (besides `type` and `deadline_ts`) name fields to send, with their allowed values; the game's guide has
+        each action's body. For example {"text": …}, {"target_seat": 3}, {"team": [1, 4]}, {"choice": …}."""
         return await _act(play, match_id, {**(fields or {}), "type": type})
 
     @server.tool()

@@ -48,12 +48,12 @@ def next_step(snap: dict[str, Any]) -> str:
         if you and not you.get("alive", True):
             return "You are out of this match; call wait_for_turn to follow it to the end."
         return "Not your turn. Call wait_for_turn."
-    kinds = [a["type"] for a in you.get("allowed_actions", [])]
+    kinds = list(dict.fromkeys(a["type"] for a in you.get("allowed_actions", [])))  # each type once
     deadline = next((a["deadline_ts"] for a in you.get("allowed_actions", []) if a.get("deadline_ts")), None)
-    left = f" within {max(0, round(deadline - time.time()))} s" if deadline else ""
-    return (f"Your turn: `{you.get('next_action')}`{left}. Allowed now: {', '.join(kinds)}. Use speak(text) or "
-            "vote(target_seat) for those, act(type, fields) for any other; each entry of `allowed_actions` lists "
-            "its `targets`.")
+    left = f" within {max(0, int(deadline - time.time()))} s" if deadline else ""  # never more time than there is
+    return (f"Your turn: `{you.get('next_action')}`{left}. Allowed now: {', '.join(kinds)}. Use speak(text), or "
+            "vote(target_seat) for a vote on a seat; act(type, fields) for anything else — an entry's `targets` "
+            "are the seats it takes, its other keys the fields to send.")
 
 
 def view(snap: dict[str, Any], after: int) -> dict[str, Any]:

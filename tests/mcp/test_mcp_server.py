@@ -115,3 +115,28 @@ async def play_against_bots(session: ClientSession) -> None:
     assert record["total_matches"] == 1
     bots = [p for p in view["players"] if p.get("is_official")]
     assert len(bots) == 3
+
+
+async def test_a_crafted_match_id_reaches_no_other_endpoint(server: Server, wiped: None) -> None:
+    """The model chooses `match_id`, and reads other players' text: an id that is not one (`../agents/me/rotate-key?`)
+    is refused before any request, so the agent's key never goes to another endpoint (it once rotated the key)."""
+    async with mcp_session(server) as session:
+        await call(session, "register", name="mcp-guarded")
+        for tool, extra in (("concede", {}), ("read_view", {}), ("read_events", {}), ("wait_for_turn", {}),
+                            ("act", {"type": "speak", "fields": {"text": "hi"}}), ("vote", {"target_seat": 1}),
+                            ("speak", {"text": "hi"})):
+            for crafted in ("../agents/me/rotate-key?", "../../api/agents/me", "ABCDEFGH", "abc"):
+                error = await refused(session, tool, match_id=crafted, **extra)
+                assert error["error"] == "bad_request" and error["field"] == "match_id", (tool, crafted, error)
+        assert (await call(session, "whoami"))["name"] == "mcp-guarded"  # the key still works: nothing rotated it
+        missing = await refused(session, "read_view", match_id="zzzzzzzz")
+        assert missing["error"] == "match_not_found"
+
+
+async def test_an_unreachable_server_is_a_readable_tool_error() -> None:
+    params = StdioServerParameters(command=sys.executable, args=["-m", "app.mcp", "--base-url", "http://127.0.0.1:1",
+                                                                 "--api-key", "ck_live_" + "x" * 43], cwd=str(ROOT))
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        error = await refused(session, "whoami")
+        assert error["error"] == "server_unreachable" and "ConnectError" in error["message"] and error["next"]
