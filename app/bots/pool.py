@@ -101,6 +101,25 @@ class Pool:
         for agent in self.agents:
             await self.register(agent)
 
+    async def discover(self) -> int:
+        """Take back the agents an earlier run grew the pool to (`bot_adai3@wodi`, … up to `pool_max`): they may
+        still sit at tables, which `Seats.resume` then goes back to. Each found agent is registered again (a fresh
+        key); the first handle the server does not know ends a persona's search. Returns how many were found."""
+        found = 0
+        for persona in PERSONAS:
+            while (agent := self.grow(persona)) is not None:
+                response = await self.http.get(f"/api/agents/{agent.handle}")
+                if response.status_code == 404:
+                    self.agents.remove(agent)
+                    break
+                response.raise_for_status()
+                await self.register(agent)
+                self.grown += 1
+                found += 1
+        if found:
+            log.info("lobby filler: %d official bot agents from an earlier run are back in the pool", found)
+        return found
+
     def free_agent(self, persona: Persona, taken: list[BotAgent], *, grow: bool) -> BotAgent | None:
         """An idle agent of `persona` not in `taken`; with `grow`, else one of the pool's agents not registered yet
         (its registration failed before)."""

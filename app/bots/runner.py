@@ -163,6 +163,7 @@ class LobbyFiller:
             try:
                 if not self._registered:
                     await self.pool.register_all()
+                    await self.pool.discover()  # the pool an earlier run grew: its agents may sit at tables
                     await self.seats.resume()
                     self._registered = True
                     self.pool.top_up()

@@ -206,6 +206,43 @@ async def test_partial_fill_spreads_a_short_pool_over_rooms_and_resumes_after_a_
         await filler.stop()
 
 
+async def test_a_restart_takes_back_the_agents_the_pool_grew_to(server: Server, wiped: None) -> None:
+    """A pool of one agent a persona that may grow to three: a 12-seat room grows it (`bot_adai2@wodi`, …). After
+    a restart the new filler starts with one a persona again, finds the grown agents on the server and goes back to
+    their table — they used to sit there, never playing again."""
+    grows = {"agents_per_persona": 1, "pool_max": 3}
+    filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, **grows)
+    try:
+        async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+            table = Table(client, 1, n_players=12, n_undercover=3, speak_timeout=600, vote_timeout=600)
+            await table.open(fill=False)
+            await filler.start()
+
+            async def full() -> bool:
+                return len(filler.busy()) == 11
+
+            await _until(full, 150)
+            seated = filler.busy()
+            assert any(handle[:-5].endswith("2") for handle in seated), seated  # grown agents at the table
+            await filler.stop()
+            filler = LobbyFiller(server.base_url, KEY, fill_after=0.0, poll_interval=0.2, think=0.0, **grows)
+            await filler.start()
+
+            async def resumed() -> bool:
+                return filler.busy() == seated
+
+            await _until(resumed, 100)
+            cancelled = await client.post(f"/api/matches/{table.match_id}/concede", headers=table.h(0))
+            assert cancelled.status_code == 200, cancelled.text
+
+            async def idle() -> bool:
+                return not filler.busy()
+
+            await _until(idle, 150)
+    finally:
+        await filler.stop()
+
+
 async def test_by_default_bots_take_a_room_only_when_they_can_complete_it(server: Server, wiped: None) -> None:
     """A pool of twelve (two agents a persona): a 12-seat room takes eleven; a 4-seat room then waits with no bot
     (one idle agent cannot complete it, and a seated bot cannot leave a waiting room) until the big game ends."""
