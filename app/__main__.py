@@ -3,13 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import logging
+import sys
 from collections.abc import Callable
 from types import FrameType
 
 import uvicorn
+from sqlalchemy.engine import make_url
+from sqlalchemy.ext.asyncio import create_async_engine
 
+from app.db import schema
 from app.main import create_app
-from app.settings import get_settings
+from app.settings import Settings, get_settings
+
+log = logging.getLogger("wodi.start")
 
 
 class DrainingServer(uvicorn.Server):
@@ -29,9 +36,34 @@ class DrainingServer(uvicorn.Server):
         loop.call_soon_threadsafe(self._on_exit)  # a signal handler must not touch the loop's state itself
 
 
+def ready_to_start(settings: Settings) -> bool:
+    """The database answers and is migrated to this release, or one line in the log says why not (started on a
+    database that is missing, unreachable or unmigrated, uvicorn's start-up would print a hundred-line traceback)."""
+
+    async def check() -> None:
+        engine = create_async_engine(settings.database_url)
+        try:
+            await schema.check(engine)
+        finally:
+            await engine.dispose()
+
+    try:
+        asyncio.run(check())
+    except schema.SchemaMismatch:
+        return False  # `schema.check` said why
+    except Exception as exc:  # noqa: BLE001 - whatever the driver raises, the operator reads one line
+        reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()
+        log.error("cannot open the database %s: %s: %s", make_url(settings.database_url).render_as_string(
+            hide_password=True), type(getattr(exc, "orig", None) or exc).__name__, reason[0] if reason else "")
+        return False
+    return True
+
+
 def main() -> None:
     settings = get_settings()
     app = create_app(settings, tune_collector=True)
+    if not ready_to_start(settings):
+        sys.exit(3)
     # Keep-alive outlives a long-poll cycle and common load-balancer idle timeouts (60 s), so a client reusing a
     # pooled connection does not race the server closing it.
     # uvicorn's loggers write through the process's handler (`app.logs`: text or JSON); its access log is off, the

@@ -185,3 +185,22 @@ def test_a_server_refuses_to_start_on_a_database_not_at_the_head(database_url: s
 
         with pytest.raises(schema.SchemaMismatch, match=revision or "no schema"):
             asyncio.run(start())
+
+
+def test_python_m_app_says_in_one_line_why_it_cannot_start(database_url: str, tmp_path: Path) -> None:
+    """`python -m app` on a database that is not migrated, or cannot be opened, exits 3 with one log line saying
+    why (and no password), not uvicorn's traceback."""
+    import os
+    import subprocess
+    import sys
+
+    missing = (f"sqlite+aiosqlite:///{tmp_path / 'no' / 'such' / 'dir.db'}" if database_url.startswith("sqlite")
+               else str(make_url(database_url).set(database="wodi_no_such_database", password="hush")))
+    with _scratch_database(database_url, tmp_path) as empty:
+        for url, says in ((empty, "the database has no schema"), (missing, "cannot open the database")):
+            env = {**os.environ, "WODI_DATABASE_URL": url, "WODI_PORT": "1", "WODI_BOTS_ENABLED": "false"}
+            started = subprocess.run([sys.executable, "-m", "app"], cwd=ROOT, env=env, capture_output=True,
+                                     text=True, timeout=120, check=False)
+            lines = started.stderr.strip().splitlines()
+            assert started.returncode == 3 and len(lines) == 1 and says in lines[0], started.stderr
+            assert "hush" not in started.stderr and "Traceback" not in started.stderr
