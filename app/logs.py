@@ -10,16 +10,22 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from datetime import UTC, datetime
 from typing import Any
 
-TEXT = "%(asctime)s %(levelname)s %(name)s %(message)s"
+TEXT = "%(asctime)s [{pid}] %(levelname)s %(name)s %(message)s"  # the pid: several processes may share a terminal
 # Attributes every LogRecord has; anything else on a record came from `extra=` and goes into the JSON object.
 _STANDARD = frozenset(vars(logging.LogRecord("", 0, "", 0, "", None, None))) | {"message", "asctime", "taskName"}
 
 
 class JsonFormatter(logging.Formatter):
-    """`{"ts", "level", "logger", "message", …extra}` on one line; a traceback goes into `exc_info` as text."""
+    """`{"ts", "level", "logger", "message", "pid", …extra}` on one line; a traceback goes into `exc_info` as
+    text."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pid = os.getpid()  # read once, not per line (the process's records do not gather it: `configure`)
 
     def format(self, record: logging.LogRecord) -> str:
         body: dict[str, Any] = {
@@ -27,6 +33,7 @@ class JsonFormatter(logging.Formatter):
             "level": record.levelname,
             "logger": record.name,
             "message": record.getMessage(),
+            "pid": self.pid,
         }
         body.update((key, value) for key, value in vars(record).items() if key not in _STANDARD)
         if record.exc_info:
@@ -45,7 +52,7 @@ def configure(level: str, fmt: str) -> None:
     if any(not isinstance(handler, _Handler) for handler in root.handlers):
         return
     handler = _Handler()
-    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT))
+    handler.setFormatter(JsonFormatter() if fmt == "json" else logging.Formatter(TEXT.format(pid=os.getpid())))
     for old in root.handlers[:]:
         root.removeHandler(old)
     root.addHandler(handler)

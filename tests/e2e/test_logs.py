@@ -35,19 +35,21 @@ async def _requests(base_url: str) -> dict[str, str]:
 async def test_json_logs_parse_line_by_line(wiped: str, tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     server = Server(wiped, log=log, WODI_LOG_FORMAT="json", WODI_LOG_LEVEL="INFO").start()
+    assert server.process is not None
+    pid = server.process.pid
     try:
         ids = await _requests(server.base_url)
     finally:
         server.stop()
     lines = [line for line in log.read_text(encoding="utf-8").splitlines() if line.strip()]
     records = [json.loads(line) for line in lines]  # every line, uvicorn's own included
-    assert all({"ts", "level", "logger", "message"} <= set(r) for r in records)
+    assert all({"ts", "level", "logger", "message"} <= set(r) and r["pid"] == pid for r in records)
     assert any(r["logger"].startswith("uvicorn") for r in records)
     requests = {r["request_id"]: r for r in records if r["logger"] == "wodi.request"}
     assert requests[ids["games"]] | {"duration_ms": 0} == {**requests[ids["games"]], "level": "INFO",
                                                              "method": "GET", "path": "/api/games",
                                                              "route": "/api/games", "status": 200,
-                                                             "duration_ms": 0}
+                                                             "duration_ms": 0, "pid": pid}
     assert requests[ids["missing"]]["route"] == "/api/matches/{match_id}"
     assert requests[ids["missing"]]["status"] == 404
     assert requests[ids["register"]]["status"] == 201
@@ -58,13 +60,15 @@ async def test_json_logs_parse_line_by_line(wiped: str, tmp_path: Path) -> None:
 async def test_text_logs_are_readable_lines(wiped: str, tmp_path: Path) -> None:
     log = tmp_path / "server.log"
     server = Server(wiped, log=log, WODI_LOG_LEVEL="INFO").start()
+    assert server.process is not None
+    pid = server.process.pid
     try:
         ids = await _requests(server.base_url)
     finally:
         server.stop()
     text = log.read_text(encoding="utf-8")
     line = next(line for line in text.splitlines() if ids["missing"] in line)
-    assert " INFO wodi.request GET /api/matches/nosuch12 404 " in line
+    assert f" [{pid}] INFO wodi.request GET /api/matches/nosuch12 404 " in line  # which process, in a cluster
     assert f"route=/api/matches/{{match_id}} request_id={ids['missing']}" in line
     for line in text.splitlines():
         with pytest.raises(ValueError):
