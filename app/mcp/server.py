@@ -110,7 +110,8 @@ def build(api: WodiApi) -> MCPServer[Any]:
     async def find_or_create_match(game: str, config: dict[str, Any] | None = None,
                                    create_new: bool = False) -> dict[str, Any]:
         """Take a seat: resume your unfinished match, else join the oldest waiting room of `game` (e.g.
-        "undercover"), else open a new room with `config`. `create_new=true` skips joining."""
+        "undercover", whatever its config), else open a new room with `config`. `create_new=true` skips joining,
+        so the room has your `config`."""
         active = await guarded(api.active())
         if active is not None:
             play.match_id = str(active["match_id"])
