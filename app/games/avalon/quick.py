@@ -16,9 +16,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.games.avalon.config import EVIL_COUNT, PRESETS, QUEST_SIZES
-from app.games.kit import parse_choices
+from app.games.kit import Pace, pace_choice, pace_options, parse_choices
 
-Pace = Literal["quick", "standard", "relaxed"]
 Seats = Literal[5, 6, 7, 8, 9, 10]
 
 PACES: dict[str, dict[str, int]] = {
@@ -34,7 +33,7 @@ class AvalonQuickStart(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     n_players: Seats = Field(5, description="seats at the table, you included: 5 to 10 (the preset for each size)")
-    pace: Pace = Field("standard", description="the clocks: quick, standard or relaxed")
+    pace: Pace = pace_choice()
     lady_of_the_lake: bool = Field(False, description="the Lady of the Lake after quests 2, 3 and 4")
 
 
@@ -49,4 +48,4 @@ def quick_options() -> dict[str, Any]:
     """The form's extras: each table size's roles, sides and quest teams, and each pace's clocks."""
     tables = [{"n_players": n, "roles": dict(PRESETS[f"{n}p"]), "evil": EVIL_COUNT[n], "quests": list(QUEST_SIZES[n])}
               for n in range(5, 11)]
-    return {"tables": tables, "paces": [{"pace": name, **clocks} for name, clocks in PACES.items()]}
+    return {"tables": tables, "paces": pace_options(PACES)}

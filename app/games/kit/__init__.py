@@ -4,12 +4,23 @@ Only `app/games` imports it; see docs/design/seam.md.
 """
 
 from app.games.kit.commands import Abort, Act, Command, Concede, Join, Request, TakeOver, Timeout
-from app.games.kit.definition import Action, GameDef, QuickStart, Rewrite, own_checks, parse_choices
+from app.games.kit.definition import (
+                                     Action,
+                                     GameDef,
+                                     Pace,
+                                     QuickStart,
+                                     Rewrite,
+                                     own_checks,
+                                     pace_choice,
+                                     pace_options,
+                                     parse_choices,
+)
 from app.games.kit.game import KitGame, build
 from app.games.kit.state import KitSeat, KitState, RoundSeat, RoundState, Timer, camp_outcome
 from app.games.kit.step import Outcome, Step
 from app.games.kit.turns import SpeakRound
 
 __all__ = ["Abort", "Act", "Action", "Command", "Concede", "GameDef", "Join", "KitGame", "KitSeat", "KitState",
-           "Outcome", "QuickStart", "Request", "Rewrite", "RoundSeat", "RoundState", "SpeakRound", "Step", "TakeOver",
-           "Timeout", "Timer", "build", "camp_outcome", "own_checks", "parse_choices"]
+           "Outcome", "Pace", "QuickStart", "Request", "Rewrite", "RoundSeat", "RoundState", "SpeakRound", "Step",
+           "TakeOver", "Timeout", "Timer", "build", "camp_outcome", "own_checks", "pace_choice", "pace_options",
+           "parse_choices"]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, ValidationError
+from pydantic import BaseModel, Field, ValidationError
 
 from app.games.base import ErrorSpec, Event, GameError
 from app.games.kit.state import KitSeat
@@ -51,6 +51,20 @@ class QuickStart:
     """A room for friends: the person opens it and shares the invite link; the official bots take only the seats
     the config leaves them (`app.games.installed.bot_seats`), when the host asks (`POST /api/matches/{id}/fill`) or
     after the fill wait. False: the bots take every other seat at once."""
+
+
+Pace = Literal["quick", "standard", "relaxed"]
+"""A quick start's three paces, for a game whose form offers clocks by name (the game says each pace's clocks)."""
+
+
+def pace_choice() -> Any:
+    """The form field of a `Pace` (default: standard)."""
+    return Field("standard", description="the clocks: quick, standard or relaxed")
+
+
+def pace_options(clocks: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
+    """The options' `paces`: each pace's name and its clocks."""
+    return [{"pace": name, **values} for name, values in clocks.items()]
 
 
 def parse_choices(model: type[FormT], choices: Mapping[str, Any] | None) -> FormT:

@@ -19,10 +19,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.games.kit import parse_choices
+from app.games.kit import Pace, pace_choice, pace_options, parse_choices
 from app.games.werewolf.config import PRESETS
 
-Pace = Literal["quick", "standard", "relaxed"]
 Seats = Literal[6, 9, 12]
 
 PACES: dict[str, dict[str, int]] = {
@@ -38,7 +37,7 @@ class WerewolfQuickStart(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     n_players: Seats = Field(6, description="seats at the table, you included: 6, 9 or 12 (the classic presets)")
-    pace: Pace = Field("standard", description="the clocks: quick, standard or relaxed")
+    pace: Pace = pace_choice()
 
 
 def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
@@ -54,4 +53,4 @@ def _parse(choices: Mapping[str, Any] | None) -> WerewolfQuickStart:
 def quick_options() -> dict[str, Any]:
     """The form's extras: each table size's roles, and each pace's clocks."""
     tables = [{"n_players": n, "roles": dict(PRESETS[f"{n}p"])} for n in (6, 9, 12)]
-    return {"tables": tables, "paces": [{"pace": name, **clocks} for name, clocks in PACES.items()]}
+    return {"tables": tables, "paces": pace_options(PACES)}
