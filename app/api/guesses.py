@@ -41,6 +41,8 @@ class GuessRow(BaseModel):
 class GuessList(BaseModel):
     match_id: str
     status: str
+    open: bool = Field(description="guesses are taken now: the match is in progress and its spectators do not see "
+                                   "the roles (a compete-mode match, or a server that shows them at the end)")
     guesses: list[GuessRow] = Field(description="during the match your own; after it ends everyone's, scored")
 
 
@@ -59,7 +61,8 @@ class ReadersBoard(BaseModel):
 
 @router.post("/matches/{match_id}/guesses", response_model=GuessOut, summary="Guess the hidden seats (spectators)",
              responses=responses("invalid_api_key", "login_required", "cross_origin", "guess_not_spectator",
-                                 "match_not_found", "match_not_in_progress", "invalid_guess"))
+                                 "match_not_found", "match_not_in_progress", "invalid_guess", "guess_roles_shown",
+                                 "owner_suspended"))
 async def guess(match_id: str, body: GuessIn, request: Request, runtime: RuntimeDep,
                 owner_id: OwnerIdDep) -> dict[str, Any]:
     if owner_id is not None:  # the origin guards a session; without one the answer is login_required

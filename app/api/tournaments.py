@@ -27,7 +27,8 @@ def _agent(agent: Agent | None) -> Agent:
 
 
 @router.post("/tournaments", status_code=201, response_model=TournamentView, summary="Create an event",
-             responses=responses("login_required", "invalid_operator_token", "invalid_config", "cross_origin"))
+             responses=responses("login_required", "invalid_operator_token", "invalid_config", "cross_origin",
+                                 "owner_suspended"))
 async def create(body: TournamentCreate, request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep,
                  authorization: Annotated[str | None, Header(alias="Authorization", description="Bearer <operator "
                                                              "token> (or an owner session)")] = None

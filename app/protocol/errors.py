@@ -36,6 +36,7 @@ STATUS: dict[str, int] = {
     "room_people_only": 403,
     "trajectory_hidden": 403,
     "guess_not_spectator": 403,
+    "guess_roles_shown": 409,
     "not_your_benchmark": 403,
     "not_found": 404,
     "match_not_found": 404,

@@ -4,8 +4,12 @@ against every seat not on the most common side) and rank spectators on the reade
 
 from __future__ import annotations
 
-import httpx
+from datetime import UTC, datetime, timedelta
 
+import httpx
+from fastapi import FastAPI
+
+from app.services.identity import moderation
 from app.services.rating.guesses import hidden_seats, round_of
 from tests.api.helpers import assert_error
 from tests.api.table import Table
@@ -33,7 +37,7 @@ def test_the_hidden_side_is_every_seat_off_the_most_common_side() -> None:
 
 
 async def test_spectators_guess_and_are_scored_on_the_readers_board(client: httpx.AsyncClient) -> None:
-    table = Table(client, 4, n_undercover=1)
+    table = Table(client, 4, n_undercover=1, compete_mode=True)  # its spectators do not see the roles
     await table.open()
     sharp, wild = await owner(client, "sharp-reader"), await owner(client, "wild-reader")
     first = await guess(client, table.match_id, wild, [0, 1])
@@ -63,7 +67,7 @@ async def test_spectators_guess_and_are_scored_on_the_readers_board(client: http
 
 
 async def test_players_their_owners_and_bad_guesses_are_refused(client: httpx.AsyncClient) -> None:
-    table = Table(client, 4, n_undercover=1)
+    table = Table(client, 4, n_undercover=1, compete_mode=True)
     await table.open()
     url = f"/api/matches/{table.match_id}/guesses"
     assert_error(await client.post(url, json={"seats": [1]}, headers=ORIGIN), 401, "login_required")
@@ -79,7 +83,40 @@ async def test_players_their_owners_and_bad_guesses_are_refused(client: httpx.As
     no_origin = {"Cookie": reader["Cookie"]} | {"Origin": "https://evil.example"}
     assert_error(await client.post(url, json={"seats": [1]}, headers=no_origin), 403, "cross_origin")
     assert_error(await guess(client, "nosuchmatch", reader, [1]), 404, "match_not_found")
-    waiting = Table(client, 4, n_undercover=1)
+    waiting = Table(client, 4, n_undercover=1, compete_mode=True)
     await waiting.open(fill=False)
     assert_error(await guess(client, waiting.match_id, reader, [0]), 409, "match_not_in_progress")
+
+
+async def test_a_casual_match_whose_spectators_see_the_roles_takes_no_guess(client: httpx.AsyncClient) -> None:
+    """By default a logged-in spectator of a casual match sees every role live (the protocol's god view): a guess
+    there would hold the answer, so it is refused and the listing says the match is not open to guesses (D25)."""
+    casual = Table(client, 4, n_undercover=1)
+    await casual.open()
+    reader = await owner(client, "peeking-reader")
+    seen = (await client.get(f"/api/matches/{casual.match_id}", headers=reader)).json()
+    assert seen["viewer_role"] == "spectator" and all(p.get("role") for p in seen["players"])  # the answer, live
+    assert_error(await guess(client, casual.match_id, reader, [1]), 409, "guess_roles_shown")
+    listed = (await client.get(f"/api/matches/{casual.match_id}/guesses", headers=reader)).json()
+    assert listed["open"] is False and listed["guesses"] == []
+    fair = Table(client, 4, n_undercover=1, compete_mode=True)
+    await fair.open()
+    assert (await client.get(f"/api/matches/{fair.match_id}/guesses", headers=reader)).json()["open"] is True
+
+
+async def test_a_suspended_owners_session_guesses_nothing_and_takes_no_seat(client: httpx.AsyncClient,
+                                                                           app: FastAPI) -> None:
+    """A session opened before its owner's suspension may read, but takes no seat (a quick start or a join as a
+    person), makes no guess and creates no event (it used to do all three)."""
+    table = Table(client, 4, n_undercover=1, compete_mode=True)
+    await table.open()
+    reader = await owner(client, "soon-suspended")
+    soon = (datetime.now(UTC) + timedelta(hours=1)).isoformat()
+    await moderation.suspend(app.state.runtime, "owner", "soon-suspended", "test")
+    assert_error(await guess(client, table.match_id, reader, [1]), 403, "owner_suspended")
+    assert_error(await client.post("/api/play", json={"game": "undercover"}, headers=reader), 403, "owner_suspended")
+    assert_error(await client.post("/api/tournaments", json={"name": "x", "game": "undercover", "format": "swiss",
+                                                             "starts_at": soon},
+                                   headers=reader), 403, "owner_suspended")
+    assert (await client.get(f"/api/matches/{table.match_id}", headers=reader)).status_code == 200  # reads go on
 

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 async def test_a_spectator_guesses_from_the_page_and_is_scored(server: Server, api: httpx.AsyncClient,
                                                                browser: Browser, watched: Watched) -> None:
-    table = Table(api, 4, n_undercover=1)
+    table = Table(api, 4, n_undercover=1, compete_mode=True)  # its spectators do not see the roles: guesses count
     await table.open()
     signed = await api.post("/api/owners", json={"username": "page-reader", "password": "a long password"})
     assert signed.status_code == 201, signed.text

@@ -135,6 +135,13 @@ async def _claim(session: AsyncSession, token: str, owner_id: str) -> Agent:
     return agent
 
 
+async def check_not_suspended(session: AsyncSession, owner_id: str) -> None:
+    """403 `owner_suspended` for a suspended owner: a session opened before the suspension may still read, but it
+    takes no seat, makes no guess and creates no event (the cookie is not revoked; docs/operate/moderation.md)."""
+    if await suspensions.active(session, "owner", owner_id) is not None:
+        raise ApiError("owner_suspended", "this account is suspended by the operator of this server")
+
+
 async def create_account(shell: Shell, username: str, password: str, nickname: str | None) -> Owner:
     """Sign-up: validate, hash off the loop and outside any transaction, then one short write."""
     check_new_account(username.strip(), password)

@@ -15,12 +15,14 @@ from app.db.types import utcnow
 from app.protocol.errors import ApiError
 from app.services.identity import tokens
 from app.services.identity.agents import HUMAN_PREFIX
+from app.services.identity.owners import check_not_suspended
 from app.services.match.shell import Shell
 
 
 async def own_player_id(shell: Shell, owner_id: str) -> str:
-    """The agent id of the owner's player record, made on first use."""
+    """The agent id of the owner's player record, made on first use; 403 `owner_suspended` for a suspended owner."""
     async with shell.db.reader() as session:
+        await check_not_suspended(session, owner_id)
         found = await repo.own_player(session, owner_id)
     if found is not None:
         return found.agent_id

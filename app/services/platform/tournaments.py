@@ -34,6 +34,7 @@ from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.viewer import TERMINAL
 from app.services.delivery import hook_events
+from app.services.identity.owners import check_not_suspended
 from app.services.match.matches import Applied
 from app.services.match.seeded_matches import SeatSpec, open_in, published
 from app.services.match.shell import Shell
@@ -130,6 +131,8 @@ async def create(shell: Shell, created_by: str, body: Mapping[str, Any]) -> str:
     name = str(body.get("name") or f"{game.name} {fmt}").strip()[:128]
     tournament_id = "tn_" + secrets.token_hex(6)
     async with shell.db.writer() as session:
+        if created_by != "operator":
+            await check_not_suspended(session, created_by)
         session.add(Tournament(
             tournament_id=tournament_id, name=name, game=game.name, format=fmt, rounds=rounds or 0,
             config=config_json, max_entrants=max_entrants, per_owner=per_owner, round_break=round_break,

@@ -8,6 +8,10 @@ first in `sides` is the open one) — whoever the game hides — so no game decl
 each other a miss; a spectator's points are hits − misses.
 Guesses stay private to their author until the match ends; then they are public with their scores, and the
 readers' board ranks spectators by points, then hits, then fewer guesses.
+
+Guesses are taken only where a logged-in spectator does not see the roles while the match runs (`live_god` false:
+a `compete_mode` match, or a server with `WODI_CASUAL_SPECTATOR_GOD_VIEW=end`): elsewhere the guesser holds the
+answer and the board would rank nothing (409 `guess_roles_shown`).
 """
 
 from __future__ import annotations
@@ -23,6 +27,8 @@ from app.db import guesses as repo
 from app.db import matches as matches_repo
 from app.db import owners as owners_repo
 from app.protocol.errors import ApiError
+from app.services.identity.owners import check_not_suspended
+from app.services.match.match_reads import live_god
 from app.services.match.shell import Shell
 
 ROUND = re.compile(r"(\d+)$")
@@ -53,12 +59,17 @@ async def submit(shell: Shell, match_id: str, owner_id: str | None, seats: Seque
     if owner_id is None:
         raise ApiError("login_required", "log in to guess: guesses are scored on the readers' board")
     async with shell.db.writer() as session:
+        await check_not_suspended(session, owner_id)
         match = await matches_repo.get(session, match_id)
         if match is None:
             raise ApiError("match_not_found", f"no match {match_id!r}")
         if match.status != "in_progress":
             raise ApiError("match_not_in_progress", "guesses are taken while the match is in progress",
                            status=match.status)
+        if live_god(shell, match.config or {}):
+            raise ApiError("guess_roles_shown", "a logged-in spectator sees every role of this casual match while it "
+                           "is played, so a guess here would score nothing: guesses are taken in compete-mode "
+                           "matches (and everywhere on a server that shows spectators the roles at the end)")
         seated = await matches_repo.seats(session, match_id)
         mine = await owners_repo.agent_ids_of(session, owner_id)
         player = await owners_repo.own_player(session, owner_id)
@@ -84,11 +95,12 @@ async def listing(shell: Shell, match_id: str, owner_id: str | None) -> dict[str
         if match is None:
             raise ApiError("match_not_found", f"no match {match_id!r}")
         ended = match.status == "finished"
+        taken = match.status == "in_progress" and not live_god(shell, match.config or {})
         if not ended and owner_id is None:
-            return {"match_id": match_id, "status": match.status, "guesses": []}
+            return {"match_id": match_id, "status": match.status, "open": taken, "guesses": []}
         rows = await repo.of_match(session, match_id, None if ended else owner_id)
         owners = await repo.names(session, sorted({row.owner_id for row in rows}))
-    return {"match_id": match_id, "status": match.status,
+    return {"match_id": match_id, "status": match.status, "open": taken,
             "guesses": [{"round": row.round, "seats": row.seats, "made_at": row.made_at.isoformat(),
                          "spectator": _who(owners.get(row.owner_id)), "mine": row.owner_id == owner_id,
                          "hits": row.hits, "misses": row.misses,

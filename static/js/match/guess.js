@@ -1,6 +1,7 @@
 // Spectators guess (issue 33): a logged-in spectator of a live match names the seats they think hide (one guess a
 // round, replaced when sent again in the same round); at the end the guesses come back scored. Game-agnostic: the
-// seats are the snapshot's players.
+// seats are the snapshot's players. Only where the server takes guesses (`open`): a casual match whose spectators
+// see every role offers none.
 
 import { clear, format, h } from "../dom.js";
 import { whenRendered } from "./board.js";
@@ -51,7 +52,8 @@ function scored(g) {
 function draw() {
   const snap = state.snap;
   if (!panel || !snap) return;
-  const live = snap.status === "in_progress" && snap.viewer_role === "spectator";
+  // open: the server takes guesses here (its spectators do not see the roles while the match runs)
+  const live = snap.status === "in_progress" && snap.viewer_role === "spectator" && Boolean(mine && mine.open);
   const ended = M.isTerminal(snap.status) && mine && mine.guesses.length;
   panel.hidden = !(live || ended);
   if (panel.hidden) return;
