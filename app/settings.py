@@ -198,11 +198,14 @@ class Settings(BaseSettings):
     def _refuse_default_secrets(self) -> Settings:
         if not self.public_base_url:  # the server's own address, on the port it listens on
             self.public_base_url = f"http://127.0.0.1:{self.port}"
-        if not self.is_local:
+        # The development secrets are public: they do only for a server nobody else can reach — a localhost URL
+        # and a loopback listening address (WODI_HOST=0.0.0.0 with no public URL is reachable from the network).
+        if not self.is_local or self.host not in LOCAL_HOSTS:
             for name, default in (("secret_key", DEV_SECRET), ("official_bot_key", DEV_BOT_KEY)):
                 if getattr(self, name) == default:
                     raise ValueError(
-                        f"WODI_{name.upper()} must be set when WODI_PUBLIC_BASE_URL is not a localhost URL"
+                        f"WODI_{name.upper()} must be set when WODI_PUBLIC_BASE_URL is not a localhost URL or "
+                        f"WODI_HOST is not a loopback address (it is {self.host!r})"
                     )
         return self
 

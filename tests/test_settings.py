@@ -76,3 +76,18 @@ def test_a_rule_across_settings_names_its_variables(monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("WODI_PUBLIC_BASE_URL", "https://wodi.example")
     with pytest.raises(SystemExit, match="WODI_SECRET_KEY must be set when WODI_PUBLIC_BASE_URL"):
         read()
+
+
+def test_the_development_secrets_do_only_for_a_server_nobody_else_reaches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Listening on every interface with no public URL, a server was reachable with the public development secrets
+    (anyone could sign a session cookie); now that needs real secrets too."""
+    monkeypatch.setenv("WODI_HOST", "0.0.0.0")  # noqa: S104 - the case under test
+    with pytest.raises(SystemExit, match="WODI_SECRET_KEY must be set when .* WODI_HOST is not a loopback address"):
+        read()
+    monkeypatch.setenv("WODI_SECRET_KEY", "a real secret for this server, long enough")
+    monkeypatch.setenv("WODI_OFFICIAL_BOT_KEY", "a real bot key for this server")
+    assert read().host == "0.0.0.0"  # noqa: S104
+    monkeypatch.delenv("WODI_HOST")
+    monkeypatch.delenv("WODI_SECRET_KEY")
+    monkeypatch.delenv("WODI_OFFICIAL_BOT_KEY")
+    assert read().host == "127.0.0.1"  # make run: the defaults still do
