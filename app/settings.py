@@ -32,11 +32,11 @@ class Settings(BaseSettings):
     port: int = 8000
     """The port `python -m app` (`make run`) listens on."""
     secret_key: str = DEV_SECRET
-    """Signs session cookies and seals webhook secrets and stored idempotent answers. **Refused** unless the public
-    base URL is localhost."""
+    """Signs session cookies and seals webhook secrets and stored idempotent answers. The default is **refused**
+    unless the public base URL is localhost and `WODI_HOST` a loopback address."""
     official_bot_key: str = DEV_BOT_KEY
-    """`X-Official-Bot-Key` that registers official bots. **Refused** unless localhost; empty disables official-bot
-    registration."""
+    """`X-Official-Bot-Key` that registers official bots. The default is **refused** unless localhost (URL and
+    `WODI_HOST`); empty disables official-bot registration."""
     longpoll_max_wait: float = Field(30.0, ge=0, le=30)
     """Cap (seconds, ≤ 30) on the `wait` of long-polls."""
     db_pool_size: int = Field(20, ge=1)
