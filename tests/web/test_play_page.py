@@ -76,6 +76,17 @@ async def test_a_seat_holder_speaks_votes_and_keeps_the_seat_on_reload(server: S
     await page.reload()  # the seat survives a reload: the token is kept for this match
     await expect(page.get_by_test_id("my-word")).to_have_text(me["word"] or "（无词）", timeout=SOON)
 
+    # A crafted link cannot take the seat away: a stored token is never replaced by a link's (a bogus one used to
+    # be stored, refused and then forgotten, losing the seat; another seat's would have played that seat instead).
+    kept = await page.evaluate(f"localStorage.getItem('wodi.seat.{table.match_id}')")
+    for crafted in ("pk_live_" + "A" * 43, table.tokens[1]):
+        await page.goto("about:blank")  # a fresh load of the link, not a change of the fragment alone
+        await page.goto(f"{server.base_url}/match/{table.match_id}#play={crafted}")
+        await expect(page.locator("body")).to_have_attribute("data-ready", "1")
+        await expect(page.get_by_test_id("my-word")).to_have_text(me["word"] or "（无词）", timeout=SOON)
+        assert await page.evaluate(f"localStorage.getItem('wodi.seat.{table.match_id}')") == kept
+        assert "#play=" not in page.url
+
     await _others_until_mine(table, 0)
     await expect(page.locator("#you")).to_have_attribute("data-action", "vote", timeout=SOON)
     await expect(page.get_by_test_id("vote-target-0")).to_have_count(0)  # never yourself

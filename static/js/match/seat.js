@@ -53,13 +53,17 @@ export function forgetSeat(matchId) {
   }
 }
 
-// `#play=<token>` (optionally `&seat=<n>`) → kept, and the fragment cleared.
+// `#play=<token>` (optionally `&seat=<n>`) → kept when this browser holds no seat of the match yet, and the fragment
+// cleared. A token already kept is never replaced by a link's: a crafted link would otherwise drop the person's seat
+// (its bogus token refused, then forgotten) or slip them another seat's token.
 function absorbFragment(matchId) {
   const params = new URLSearchParams(location.hash.replace(/^#/, ""));
   const token = params.get("play");
   if (!token) return;
-  const seat = params.has("seat") ? Number(params.get("seat")) : undefined;
-  keepSeat(matchId, { ...(readSeat(matchId) || {}), play_token: token, seat });
+  if (!readSeat(matchId)) {
+    const seat = params.has("seat") ? Number(params.get("seat")) : undefined;
+    keepSeat(matchId, { play_token: token, seat });
+  }
   history.replaceState(history.state, "", `${location.pathname}${location.search}`);
 }
 
