@@ -42,6 +42,9 @@ def claim_csp(return_to_hosts: frozenset[str]) -> str:
     return CSP.replace("form-action 'self'", f"form-action 'self' {targets}")
 
 
+ACCOUNT_PAGES = ("/my", "/login", "/signup", "/logout", "/claim/")
+
+
 class RequestIdMiddleware:
     def __init__(self, app: ASGIApp, return_to_hosts: frozenset[str] = frozenset()) -> None:
         self.app = app
@@ -59,6 +62,8 @@ class RequestIdMiddleware:
         if path.startswith("/api/"):
             # Answers depend on who asks (viewer layers), so no proxy or CDN may store or share them.
             extra += [(b"cache-control", b"no-store"), (b"vary", b"Authorization, Cookie, X-Play-Token")]
+        elif path.startswith(ACCOUNT_PAGES):  # an account's own pages (and its claim tokens): never kept by a cache
+            extra += [(b"cache-control", b"no-store"), (b"vary", b"Cookie")]
         csp = (DOCS_CSP.encode() if path.startswith(DOCS_PATHS)
                else self._claim_csp if path.startswith("/claim/") else CSP.encode())
 

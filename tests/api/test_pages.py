@@ -96,3 +96,12 @@ def test_english_strings_agree_with_their_number() -> None:
     assert [english("seats_open", n=n) for n in (1, 2, 0)] == ["1 seat open", "2 seats open", "0 seats open"]
     assert english("game_waiting_n", n=1) == "1 room waiting"
     assert chinese("seats_open", n=1) == "还差 1 人"
+
+
+async def test_account_pages_are_never_stored_by_a_cache(client: httpx.AsyncClient) -> None:
+    """An account's pages and claim links depend on the session cookie: no-store, as the API's answers."""
+    for path in ("/login", "/my", "/claim/not-a-token"):
+        response = await client.get(path, follow_redirects=False)
+        assert response.headers.get_list("cache-control") == ["no-store"], (path, response.headers)
+        assert "Cookie" in response.headers["vary"]
+    assert "no-store" not in (await client.get("/")).headers.get("cache-control", "")  # the lobby may be cached
