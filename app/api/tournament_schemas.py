@@ -6,12 +6,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.api.schemas import DisplayName
+
 
 class TournamentCreate(BaseModel):
     model_config = ConfigDict(extra="forbid")
     game: str | None = Field(None, description="the game (default: the server's default game)")
     format: Literal["swiss", "round_robin", "gauntlet"] = Field(description="how tables are made each round")
-    name: str | None = Field(None, max_length=128, description="the event's title (default: game and format)")
+    name: DisplayName = Field(None, max_length=128, description="the event's title (default: game and format); "
+                              "like a display name, no invisible format characters")
     starts_at: str = Field(description="ISO-8601: when round 1 is seated")
     entry_closes_at: str | None = Field(None, description="ISO-8601, not after starts_at (default: starts_at)")
     rounds: int | None = Field(None, strict=True, description="1–50; default 3, or for round_robin enough for "

@@ -51,7 +51,8 @@ async def test_who_may_create_and_what_is_refused(client: httpx.AsyncClient) -> 
                                             headers=bearer(OPERATOR)), 422, "invalid_config")
     assert config["detail"]["field"] == "config.n_players", config
     for malformed, field_name in (({"format": "knockout"}, "format"), ({"rounds": "3"}, "rounds"),
-                                  ({"rounds": True}, "rounds"), ({"seed": "abc"}, "seed"), ({"bogus": 1}, "bogus")):
+                                  ({"rounds": True}, "rounds"), ({"seed": "abc"}, "seed"), ({"bogus": 1}, "bogus"),
+                                  ({"name": "Cup \u202eevil"}, "name"), ({"name": "\u200b"}, "name")):
         refused = assert_error(await client.post("/api/tournaments", json={**body, **malformed},
                                                  headers=bearer(OPERATOR)), 400, "bad_request")
         assert refused["detail"]["field"] == field_name, refused
