@@ -112,7 +112,7 @@ async def _next_turn(page: Page, expected: str | None = None) -> str | None:
 
 
 async def _act(page: Page, action: str, me: dict[str, Any], snap: dict[str, Any], said: int,
-               strings: dict[str, str]) -> None:
+               strings: dict[str, str] = ZH) -> None:
     """One move through the page's buttons; waits until the page has taken it."""
     if action == "propose":
         offer = next(a for a in me["allowed_actions"] if a["type"] == "propose")
