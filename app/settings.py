@@ -13,6 +13,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 DEV_SECRET = "dev-secret-change-me"  # noqa: S105 - refused outside localhost
 DEV_BOT_KEY = "dev-official-bot-key"
 LOCAL_HOSTS = {"localhost", "127.0.0.1", "::1"}
+MIN_TOKEN = 16  # characters of an operator or metrics token on a server others can reach
 IPNetwork = ipaddress.IPv4Network | ipaddress.IPv6Network
 
 
@@ -132,7 +133,8 @@ class Settings(BaseSettings):
     log_format: Literal["text", "json"] = "text"
     """`text`: readable lines; `json`: one JSON object a line, for log collectors."""
     metrics_token: str = ""
-    """`/metrics` on the public port behind `Authorization: Bearer <this token>` when set."""
+    """`/metrics` on the public port behind `Authorization: Bearer <this token>` when set (at least 16 characters
+    on a server that is not local)."""
     metrics_port: int | None = Field(None, ge=1, le=65535)
     """Else `/metrics` on a port of its own (no token), bound to `metrics_host`; with neither set, `/metrics` answers
     only on a local server."""
@@ -142,7 +144,8 @@ class Settings(BaseSettings):
     """`true` lets FastAPI trace each request to the OpenTelemetry providers the process configures (such as
     `opentelemetry-instrument`'s); off, a request skips the check for them."""
     operator_token: str = ""
-    """The operator API (`/api/operator/…`, `python -m app.admin`) answers only to this bearer token; off when empty."""
+    """The operator API (`/api/operator/…`, `python -m app.admin`) answers only to this bearer token; off when empty;
+    at least 16 characters on a server that is not local."""
 
     @property
     def is_local(self) -> bool:
@@ -207,6 +210,11 @@ class Settings(BaseSettings):
                         f"WODI_{name.upper()} must be set when WODI_PUBLIC_BASE_URL is not a localhost URL or "
                         f"WODI_HOST is not a loopback address (it is {self.host!r})"
                     )
+        if not self.is_local or self.host not in LOCAL_HOSTS:  # nothing limits guesses at these: length must
+            for name in ("operator_token", "metrics_token"):
+                if 0 < len(getattr(self, name)) < MIN_TOKEN:
+                    raise ValueError(f"WODI_{name.upper()} must be at least {MIN_TOKEN} characters on a server "
+                                     "others can reach (python -c 'import secrets; print(secrets.token_urlsafe())')")
         return self
 
 

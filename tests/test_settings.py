@@ -91,3 +91,19 @@ def test_the_development_secrets_do_only_for_a_server_nobody_else_reaches(monkey
     monkeypatch.delenv("WODI_SECRET_KEY")
     monkeypatch.delenv("WODI_OFFICIAL_BOT_KEY")
     assert read().host == "127.0.0.1"  # make run: the defaults still do
+
+
+def test_a_short_operator_or_metrics_token_is_refused_where_others_reach(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Nothing limits guesses at the operator's or the metrics token: on a server that is not local a short one is
+    refused at start; a local one may stay short."""
+    monkeypatch.setenv("WODI_OPERATOR_TOKEN", "opsecret")
+    assert read().operator_token == "opsecret"  # make run: local
+    monkeypatch.setenv("WODI_PUBLIC_BASE_URL", "https://wodi.example")
+    monkeypatch.setenv("WODI_SECRET_KEY", "a real secret for this server, long enough")
+    monkeypatch.setenv("WODI_OFFICIAL_BOT_KEY", "a real bot key for this server")
+    with pytest.raises(SystemExit, match="WODI_OPERATOR_TOKEN must be at least 16 characters"):
+        read()
+    monkeypatch.setenv("WODI_OPERATOR_TOKEN", "x" * 16)
+    monkeypatch.setenv("WODI_METRICS_TOKEN", "short")
+    with pytest.raises(SystemExit, match="WODI_METRICS_TOKEN must be at least 16 characters"):
+        read()
