@@ -13,7 +13,7 @@ from app.services.identity import agents as agent_service
 from app.services.identity.agents import Agent
 from app.services.identity.sessions import COOKIE, check_same_origin
 from app.services.identity.tokens import digest, digests_match
-from app.settings import Settings, forwarded_client
+from app.settings import LOCAL_HOSTS, Settings, forwarded_client
 
 
 # Dependencies are `async def`: FastAPI runs plain `def` dependencies in a worker thread, a hop per request.
@@ -126,8 +126,12 @@ OwnerIdDep = Annotated[str | None, Depends(get_owner_id)]
 
 
 def require_same_origin(request: Request, runtime: Runtime) -> None:
-    """CSRF defence for cookie-authorised POSTs: Origin (or Referer) must be this site."""
-    own = {runtime.settings.base_url, f"{request.url.scheme}://{request.url.netloc}"}
+    """CSRF defence for cookie-authorised POSTs: Origin (or Referer) must be this site — its public base URL, or
+    the address the request was sent to when that is a loopback one (`localhost` beside `127.0.0.1` on a laptop).
+    Another name in the request's own Host is not trusted: under DNS rebinding a foreign page sends both."""
+    own = {runtime.settings.base_url}
+    if (request.url.hostname or "") in LOCAL_HOSTS:
+        own.add(f"{request.url.scheme}://{request.url.netloc}")
     check_same_origin(request.headers.get("origin"), request.headers.get("referer"), own)
 
 

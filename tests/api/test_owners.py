@@ -54,6 +54,10 @@ async def test_login_logout(client: httpx.AsyncClient) -> None:
     assert ok.status_code == 200 and ok.json()["ok"] is True and "wodi_session" in ok.cookies
     assert_error(await client.post("/api/auth/logout", headers={"Origin": "https://evil.example"}), 403,
                  "cross_origin")
+    # DNS rebinding: a foreign name pointed at this server sends it as the Host and as the Origin; only a loopback
+    # Host is trusted beside the public base URL
+    rebound = {"Host": "evil.example", "Origin": "http://evil.example"}
+    assert_error(await client.post("/api/auth/logout", headers=rebound), 403, "cross_origin")
     out = await client.post("/api/auth/logout", headers=ORIGIN)
     assert out.json() == {"ok": True}
     assert (await client.get("/api/auth/session")).json() == {"logged_in": False, "owner": None}
