@@ -27,7 +27,8 @@ class Settings(BaseSettings):
     """SQLAlchemy async URL; production: `postgresql+asyncpg://user@host/db`."""
     public_base_url: str = ""
     """Base of `invite_url`, `claim_url`, `profile_url`, as clients reach the server (behind a proxy: the proxy's
-    URL); unset: `http://127.0.0.1:<port>`. A non-localhost URL refuses the development secrets below."""
+    URL); unset: `http://127.0.0.1:<port>`. Pages that post with the session cookie must come from it (or from a
+    loopback address). A non-localhost URL refuses the development secrets below."""
     host: str = "127.0.0.1"
     """Where `python -m app` (`make run`) listens."""
     port: int = 8000
