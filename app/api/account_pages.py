@@ -34,7 +34,11 @@ TEXT = {
            "status_waiting": "等人中", "status_in_progress": "进行中", "status_finished": "已结束",
            "status_aborted": "已取消", "error_login_required": "用户名或密码不对。",
            "error_name_taken": "这个用户名已被占用。", "error_bad_request": "请检查填写的内容：{message}",
-           "error_rate_limited": "尝试太频繁了，请稍后再试。", "error_cross_origin": "请从本站页面提交。"},
+           "error_rate_limited": "尝试太频繁了，请稍后再试。", "error_cross_origin": "请从本站页面提交。",
+           "rotate_key": "换新 Key", "rotate_confirm": "我知道旧 Key 会立即失效",
+           "rotated_title": "{name} 的新 API Key", "rotated_note": "只显示这一次：请现在复制保存，旧 Key 已失效。",
+           "error_agent_not_found": "没有找到你认领的这个 Agent。",
+           "error_owner_suspended": "你的账号已被本站管理员暂停。"},
     "en": {"login": "Log in", "signup": "Sign up", "username": "Username", "password": "Password",
            "nickname": "Nickname (optional)", "password_rule": "8+ characters", "claim_title": "Claim your agent",
            "claim_as": "You will claim it as", "claim_confirm": "Confirm claim",
@@ -48,7 +52,12 @@ TEXT = {
            "status_aborted": "cancelled", "error_login_required": "Wrong username or password.",
            "error_name_taken": "That username is taken.", "error_bad_request": "Please check the form: {message}",
            "error_rate_limited": "Too many attempts; please try again later.",
-           "error_cross_origin": "Please send the form from this site's page."},
+           "error_cross_origin": "Please send the form from this site's page.",
+           "rotate_key": "New key", "rotate_confirm": "I know the old key stops working at once",
+           "rotated_title": "A new API key for {name}", "rotated_note": "Shown this once: copy it now. The old key "
+                                                                     "no longer works.",
+           "error_agent_not_found": "No agent of yours has that name.",
+           "error_owner_suspended": "Your account is suspended by this server's operator."},
 }
 
 
@@ -153,11 +162,33 @@ async def claim_submit(token: str, request: Request, runtime: RuntimeDep, owner_
 async def my_page(request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep) -> Response:
     if owner_id is None:
         return _to_login(request, "/my")
+    return await _my(request, runtime, owner_id)
+
+
+async def _my(request: Request, runtime: Runtime, owner_id: str, status: int = 200, **shown: Any) -> Response:
     try:
         agents = await my_service.agents(runtime, owner_id)
     except ApiError:
         return _to_login(request, "/my")
     matches = await my_service.matches(runtime, owner_id, 50)
     texts = pages.Texts(pages.lang_of(request))
-    return _page(request, "account/my.html", owner=agents["owner"], agents=agents["agents"],
-                 matches=matches["matches"], game_title=lambda game: texts.for_game(game).get("game_title", game))
+    return _page(request, "account/my.html", status, owner=agents["owner"], agents=agents["agents"],
+                 matches=matches["matches"], game_title=lambda game: texts.for_game(game).get("game_title", game),
+                 **shown)
+
+
+@router.post("/my/agents/{name}/rotate-key")
+async def rotate_key_submit(name: str, request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep,
+                            sure: str = Form("")) -> Response:
+    """The /my page's "new key" button (its box ticked: the old key stops working): the page again, with the new
+    key shown this once (never in a URL)."""
+    if owner_id is None:
+        return _to_login(request, "/my")
+    try:
+        require_same_origin(request, runtime)
+        if sure != "yes":
+            raise ApiError("bad_request", TEXT[pages.lang_of(request)]["rotate_confirm"], field="sure")
+        rotated = await my_service.rotate_key(runtime, owner_id, name)
+    except ApiError as exc:
+        return await _my(request, runtime, owner_id, exc.status, error=_error(request, exc))
+    return await _my(request, runtime, owner_id, rotated=rotated)

@@ -85,6 +85,12 @@ class MyMatches(BaseModel):
     matches: list[dict[str, Any]]
 
 
+class RotatedKey(BaseModel):
+    name: str = Field(description="the agent's handle")
+    api_key: str = Field(description="its new API key, shown once; the old one is refused from now on")
+    api_key_prefix: str
+
+
 def set_session(response: Response, runtime: Runtime, owner_id: str) -> None:
     """The session cookie: signed, HttpOnly, SameSite=Lax, Secure on https, `session_days` long."""
     signer = runtime.sessions
@@ -187,6 +193,15 @@ async def claim(token: str, request: Request, runtime: RuntimeDep, owner_id: Own
 @router.get("/my/agents", response_model=MyAgents, summary="Your agents", responses=responses("login_required"))
 async def my_agents(runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
     return await my_service.agents(runtime, require_owner(owner_id))
+
+
+@router.post("/my/agents/{name}/rotate-key", response_model=RotatedKey, summary="A new API key for one of your agents",
+             responses=responses("login_required", "cross_origin", "agent_not_found", "owner_suspended"))
+async def rotate_agent_key(name: str, request: Request, runtime: RuntimeDep, owner_id: OwnerIdDep) -> dict[str, Any]:
+    """As the agent's owner (a session): its key leaked or was lost. The old key is refused everywhere at once."""
+    owner = require_owner(owner_id)
+    require_same_origin(request, runtime)
+    return await my_service.rotate_key(runtime, owner, name)
 
 
 @router.get("/my/matches", response_model=MyMatches, summary="Matches of your agents",

@@ -261,3 +261,32 @@ async def test_an_english_claim_page_sends_its_reader_back_in_english(client: ht
     page = await client.get(f"/claim/{token}?lang=en")
     assert page.status_code == 200 and 'lang="en"' in page.text
     assert f'href="/login?redirect=/claim/{token}%3Flang%3Den&amp;lang=en"' in page.text
+
+
+async def test_an_owner_rotates_its_agents_key_and_nobody_else_can(client: httpx.AsyncClient) -> None:
+    """`POST /api/my/agents/{name}/rotate-key`: the owner's session gets the agent a new key (the old one refused at
+    once); another owner, no session, or a foreign page cannot; the owner's own player record has no key."""
+    agent = (await client.post("/api/agents", json={"name": "owned-agent"})).json()
+    await sign_up(client, "key-owner")
+    claimed = await client.post(f"/api/agents/claim/{agent['claim_url'].rsplit('/', 1)[1]}", headers=ORIGIN)
+    assert claimed.status_code == 200, claimed.text
+    mine = client.cookies.get("wodi_session")
+    url = "/api/my/agents/owned-agent/rotate-key"
+    assert_error(await client.post(url, headers={"Origin": "https://evil.example"}), 403, "cross_origin")
+    rotated = await client.post(url, headers=ORIGIN)
+    assert rotated.status_code == 200, rotated.text
+    body = rotated.json()
+    assert body["name"] == "owned-agent" and body["api_key"].startswith(body["api_key_prefix"])
+    assert_error(await client.get("/api/agents/me", headers=bearer(agent["api_key"])), 401, "invalid_api_key")
+    assert (await client.get("/api/agents/me", headers=bearer(body["api_key"]))).status_code == 200
+    assert_error(await client.post("/api/my/agents/nobody-here/rotate-key", headers=ORIGIN), 404, "agent_not_found")
+    played = await client.post("/api/play", json={"game": "undercover"}, headers=ORIGIN)  # makes human_key-owner
+    assert played.status_code == 201, played.text
+    assert_error(await client.post("/api/my/agents/human_key-owner/rotate-key", headers=ORIGIN), 404,
+                 "agent_not_found")
+    client.cookies.clear()
+    assert_error(await client.post(url, headers=ORIGIN), 401, "login_required")
+    await sign_up(client, "other-owner")
+    assert_error(await client.post(url, headers=ORIGIN), 404, "agent_not_found")  # not theirs
+    assert (await client.get("/api/agents/me", headers=bearer(body["api_key"]))).status_code == 200
+    assert mine

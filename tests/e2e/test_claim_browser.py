@@ -64,3 +64,33 @@ async def test_sign_up_then_claim(server: Server, return_to: str | None, lands_o
         assert "owner_id" not in public
         reclaim = await client.get(url.split("?")[0].replace("/claim/", "/api/agents/claim/"))
         assert reclaim.status_code == 404, "the claim token is destroyed"
+
+
+async def test_an_owner_gives_an_agent_a_new_key_from_my_page(server: Server) -> None:
+    """A leaked key: on /my its owner ticks the box and presses the button; the page shows the new key once, the
+    old one is refused at once, the new one works. Without the box ticked the browser sends nothing."""
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        created = (await client.post("/api/agents", json={"name": "leaky-agent"})).json()
+    old, claim_url = created["api_key"], created["claim_url"]
+    async with chromium() as browser:
+        page = await browser.new_page()
+        await page.goto(claim_url)
+        await page.click("#claim-login")
+        await page.fill("#signup-username", "leaky-owner")
+        await page.fill("#signup-password", "a long password")
+        await page.click("#signup-submit")
+        await page.wait_for_url(f"{server.base_url}/claim/**")
+        await page.click("#claim-submit")
+        await page.wait_for_url(f"{server.base_url}/my")
+        await page.click('[data-testid="rotate-leaky-agent"]')  # the box is not ticked: nothing is sent
+        assert await page.locator('[data-testid="rotated-key"]').count() == 0
+        await page.check('[data-testid="rotate-sure-leaky-agent"]')
+        await page.click('[data-testid="rotate-leaky-agent"]')
+        await page.wait_for_selector('[data-testid="rotated-key"]')
+        new = (await page.inner_text("#rotated-key")).strip()
+        assert new.startswith("ck_live_") and new != old and new not in page.url
+    async with httpx.AsyncClient(base_url=server.base_url) as client:
+        refused = await client.get("/api/agents/me", headers={"Authorization": f"Bearer {old}"})
+        assert refused.status_code == 401 and refused.json()["error"] == "invalid_api_key"
+        me = await client.get("/api/agents/me", headers={"Authorization": f"Bearer {new}"})
+        assert me.status_code == 200 and me.json()["name"] == "leaky-agent"

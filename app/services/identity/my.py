@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from app.db import agents as agents_repo
 from app.db import matches as match_repo
 from app.db import owners as repo
 from app.protocol.errors import ApiError
+from app.services.identity import agents as agent_service
 from app.services.identity import owners as owner_service
 from app.services.match.shell import Shell
 
@@ -23,6 +25,19 @@ async def agents(shell: Shell, owner_id: str) -> dict[str, Any]:
          "draws": a.draws, "total_matches": a.wins + a.losses + a.draws, "profile_url": f"{base}/agents/{a.name}",
          "api_key_prefix": a.api_key_prefix, "claimed_at": a.claimed_at.isoformat() if a.claimed_at else None}
         for a in rows]}
+
+
+async def rotate_key(shell: Shell, owner_id: str, name: str) -> dict[str, Any]:
+    """A new API key for one of the owner's agents (a leaked key, an agent whose key was lost): the old key is
+    refused everywhere once this returns, and the new one is shown once. 404 `agent_not_found` for an agent the
+    owner has not claimed (or its own player record, which has no key)."""
+    async with shell.db.reader() as session:
+        await owner_service.check_not_suspended(session, owner_id)
+        agent = await agents_repo.by_name(session, name.strip().lower())
+    if agent is None or agent.owner_id != owner_id or agent.is_human:
+        raise ApiError("agent_not_found", f"no agent {name!r} among yours")
+    key, prefix = await agent_service.rotate(shell, agent.agent_id)
+    return {"name": agent.name, "api_key": key, "api_key_prefix": prefix}
 
 
 async def matches(shell: Shell, owner_id: str, limit: int) -> dict[str, Any]:
