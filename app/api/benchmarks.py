@@ -37,7 +37,11 @@ async def create(body: BenchmarkCreate, runtime: RuntimeDep, agent: CurrentAgent
     if agent is None:
         raise ApiError("auth_required", "this endpoint needs Authorization: Bearer <api_key>")
     runtime.limiter.hit("benchmarks", agent.agent_id, runtime.settings.rate_limit_benchmarks_per_hour, 3600)
-    benchmark_id = await service.create(runtime, agent, body.model_dump(exclude_none=True))
+    try:
+        benchmark_id = await service.create(runtime, agent, body.model_dump(exclude_none=True))
+    except ApiError:  # only runs that start count against the hour's runs: a refused request made nothing
+        runtime.limiter.refund("benchmarks", agent.agent_id)
+        raise
     return await reads.view(runtime, benchmark_id)
 
 

@@ -117,6 +117,9 @@ async def test_runs_are_rate_limited_per_agent(database_url: str) -> None:
         first = bearer((await register(client, "bench-limited"))["api_key"])
         second = bearer((await register(client, "bench-unlimited"))["api_key"])
         body = {"game": "undercover", "games": 1}
+        for _ in range(3):  # refused requests start nothing, so they do not use up the hour's runs
+            assert_error(await client.post("/api/benchmarks", json={**body, "games": 0}, headers=first), 422,
+                         "invalid_config")
         assert (await client.post("/api/benchmarks", json=body, headers=first)).status_code == 201
         limited = assert_error(await client.post("/api/benchmarks", json=body, headers=first), 429, "rate_limited")
         assert limited["detail"]["bucket"] == "benchmarks"

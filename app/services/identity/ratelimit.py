@@ -37,6 +37,12 @@ class RateLimiter:
         if len(self._windows) > self._prune_at:
             self._forget_expired(now)
 
+    def refund(self, bucket: str, key: str) -> None:
+        """Give back the last hit of (bucket, key): the request it counted was refused and made nothing."""
+        found = self._windows.get((bucket, key))
+        if found is not None and found[1] > 0:
+            self._windows[(bucket, key)] = (found[0], found[1] - 1, found[2])
+
     _prune_at = 100_000
 
     def _forget_expired(self, now: float) -> None:
