@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from wodi_client import AsyncWodi, MatchRecord, Runner
+from wodi_client import AsyncWodi, MatchRecord, Runner, WodiError
 from wodi_client.examples.random_agent import RandomAgent
 
 from tests.conftest import _wipe
@@ -159,3 +159,41 @@ async def test_a_duplicated_send_has_one_effect(server: Server) -> None:
     finally:
         for client in clients:
             await client.aclose()
+
+
+async def test_an_hours_rate_limit_is_raised_at_once_not_slept_through() -> None:
+    """A 429 asking for more than 120 s (an hourly limit) comes back as the `WodiError` at once — `wodi-agent
+    benchmark` used to sleep through it silently; a short one is still slept and retried."""
+    asked: list[str] = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(request.url.path)
+        wait = "3600" if request.url.path == "/api/benchmarks" else ("0.01" if len(asked) == 1 else None)
+        if wait is None:
+            return httpx.Response(200, json={"games": {}})
+        return httpx.Response(429, headers={"Retry-After": wait}, json={
+            "error": "rate_limited", "message": "too many requests", "detail": {
+                "error": "rate_limited", "message": "too many requests", "retry_after": float(wait)}})
+
+    async with AsyncWodi("http://testserver", "ck_live_x", transport=httpx.MockTransport(answer)) as client:
+        assert await client.request("GET", "/api/games") == {"games": {}}  # a short wait: slept, retried
+        with pytest.raises(WodiError) as raised:
+            await client.start_benchmark("undercover", 3)
+    assert raised.value.code == "rate_limited" and raised.value.detail["retry_after"] == 3600
+    assert asked == ["/api/games", "/api/games", "/api/benchmarks"]  # asked once, not retried for an hour
+
+
+def test_a_bad_agent_spec_is_one_line() -> None:
+    """`--agent nosuch:Agent` says what is wrong in one line (it printed an import traceback)."""
+    import os
+    import subprocess
+    import sys
+
+    from tests.e2e.server import ROOT
+    ran = subprocess.run([sys.executable, "-m", "wodi_client", "--base-url", "http://127.0.0.1:1", "play", "--game",
+                          "undercover", "--agent", "nosuch_module:Agent", "--key", "ck_live_x"], cwd=ROOT,
+                         env={**os.environ, "PYTHONPATH": str(ROOT / "sdk" / "python")}, capture_output=True,
+                         text=True, timeout=60, check=False)
+    assert ran.returncode != 0 and "Traceback" not in ran.stderr, ran.stderr
+    assert ran.stderr.strip().splitlines() == ["wodi-agent: --agent nosuch_module:Agent: ModuleNotFoundError: "
+                                               "No module named 'nosuch_module'"]

@@ -31,7 +31,10 @@ def load_agent(spec: str) -> Agent:
     if not attr:
         raise SystemExit(f"--agent must be module:Class, not {spec!r}")
     sys.path.insert(0, os.getcwd())  # so a file in the current directory can be named
-    target = getattr(importlib.import_module(module_name), attr)
+    try:
+        target = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise SystemExit(f"wodi-agent: --agent {spec}: {type(exc).__name__}: {exc}") from None
     agent = target() if isinstance(target, type) else target
     if not callable(getattr(agent, "decide", None)):
         raise SystemExit(f"{spec} has no decide(view)")

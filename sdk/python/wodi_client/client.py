@@ -137,6 +137,8 @@ class AsyncWodi:
                 else:
                     self.stats.in_use += 1
                 delay = retry_after(response, error)
+                if delay > MAX_RETRY_AFTER:  # an hour's limit: say so now rather than sleep through it silently
+                    raise error
                 self.stats.slept += delay
                 await asyncio.sleep(delay)
                 continue
@@ -293,12 +295,15 @@ class AsyncWodi:
         return answer
 
 
+MAX_RETRY_AFTER = 120.0  # seconds: a 429 asking for a longer wait is raised, not slept through
+
+
 def retry_after(response: httpx.Response, error: WodiError) -> float:
     """Seconds to wait before retrying a 429 / in-use answer (header first, then `detail.retry_after`)."""
     for value in (response.headers.get("Retry-After"), error.detail.get("retry_after")):
         try:
             if value is not None:
-                return max(0.0, min(float(value), 120.0))
+                return max(0.0, float(value))
         except (TypeError, ValueError):
             continue
     return 1.0
