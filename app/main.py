@@ -41,7 +41,7 @@ from app.api import (
 from app.api.edge import EdgeGuard
 from app.api.hot import HotPaths
 from app.api.idempotency import IdempotencyGuard
-from app.api.middleware import RequestIdMiddleware
+from app.api.middleware import HeadAsGet, RequestIdMiddleware
 from app.runtime import Runtime
 from app.services.match.lobby import LobbyWake
 from app.services.platform.leader import run_as_leader
@@ -130,6 +130,7 @@ def create_app(settings: Settings | None = None, *, tune_collector: bool = False
     app.add_middleware(IdempotencyGuard)  # it sees only bodies the edge guard has accepted
     app.add_middleware(EdgeGuard)  # inner: its refusals carry the request id and headers too
     app.add_middleware(RequestIdMiddleware, return_to_hosts=settings.return_to_host_set)
+    app.add_middleware(HeadAsGet)  # outermost: HEAD is a GET without its body
     errors.install(app)
     openapi_schema.install(app)
     for module in (health, agents, bots, owners, games, matches, play, account_pages, pages, streams, webhooks, metrics,

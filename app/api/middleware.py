@@ -109,3 +109,25 @@ def _answered(scope: Scope, request_id: str, status: int, seconds: float) -> Non
         log.log(level, "%s %s %s %.1fms route=%s request_id=%s", scope["method"], scope["path"], status, ms, route,
                 request_id, extra={"request_id": request_id, "method": scope["method"], "path": scope["path"],
                                    "route": route, "status": status, "duration_ms": ms})
+
+
+class HeadAsGet:
+    """Outermost: a `HEAD` request is answered as its `GET` without the body (RFC 9110 §9.3.2), so uptime and link
+    checkers that send `HEAD` get the page's status and headers instead of 405 (FastAPI's routes list `GET` only)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http" or scope["method"] != "HEAD":
+            await self.app(scope, receive, send)
+            return
+
+        async def headers_only(message: Message) -> None:
+            if message["type"] == "http.response.body":
+                if not message.get("more_body", False):
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                return
+            await send(message)
+
+        await self.app({**scope, "method": "GET"}, receive, headers_only)

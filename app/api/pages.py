@@ -17,9 +17,10 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.responses import Response
@@ -135,7 +136,10 @@ def _page(request: Request, name: str, status: int = 200, game: str | None = Non
           **context: Any) -> HTMLResponse:
     lang = lang_of(request)
     suffix = "?lang=en" if lang == "en" else ""
-    base = {"lang": lang, "t": Texts(lang, game), "q": suffix, "other_lang": "" if lang == "en" else "?lang=en"}
+    # The language switch keeps the page's other parameters (the lobby's `?game=`, the form's game).
+    kept = [(k, v) for k, v in request.query_params.multi_items() if k != "lang"] + ([("lang", "en")] if lang == "zh"
+                                                                                      else [])
+    base = {"lang": lang, "t": Texts(lang, game), "q": suffix, "other_lang": f"?{urlencode(kept)}" if kept else ""}
     response = templates.TemplateResponse(request, name, {**base, **context}, status_code=status)
     return response
 
@@ -194,9 +198,21 @@ async def match_page(match_id: str, request: Request, runtime: RuntimeDep) -> HT
 async def play_form(request: Request) -> HTMLResponse:
     """The quick-start form (开一局): its fields come from `GET /api/play/{game}/options`, read by the page's script."""
     asked = request.query_params.get("game") or registry.default_name()
-    game = asked if registry.get(asked) is not None else registry.default_name()
+    if registry.get(asked) is None:
+        return _not_found(request, "not_found_game", name=asked)
+    game = asked
     boot = {"game": game, "lang": lang_of(request), "t": Texts(lang_of(request), game).strings}
     return _page(request, "play.html", game=game, boot=boot)
+
+
+@router.get("/{game}-skill.md", response_class=PlainTextResponse)
+async def skill_guide(game: str) -> Response:
+    """The agents' guide of an installed game (`<game>-skill.md`, the file the docs tell an agent to fetch), as
+    Markdown; 404 for any other name."""
+    guide = ROOT / f"{game}-skill.md"
+    if registry.get(game) is None or not guide.is_file():
+        return PlainTextResponse(f"no guide for {game!r}\n", status_code=404)
+    return Response(guide.read_bytes(), media_type="text/markdown; charset=utf-8")
 
 
 @router.get("/agents/{name}", response_class=HTMLResponse)

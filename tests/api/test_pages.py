@@ -105,3 +105,25 @@ async def test_account_pages_are_never_stored_by_a_cache(client: httpx.AsyncClie
         assert response.headers.get_list("cache-control") == ["no-store"], (path, response.headers)
         assert "Cookie" in response.headers["vary"]
     assert "no-store" not in (await client.get("/")).headers.get("cache-control", "")  # the lobby may be cached
+
+
+async def test_the_skill_guides_are_served_head_works_and_the_language_switch_keeps_the_query(
+        client: httpx.AsyncClient) -> None:
+    """An agent fetches its game's guide from the server (`/<game>-skill.md`, as the docs say); `HEAD` answers as
+    `GET` without the body (uptime checkers); the language switch keeps the page's own query (the form's game);
+    an unknown game's form is a 404."""
+    root = Path(__file__).resolve().parents[2]
+    for game in ("undercover", "werewolf", "script_kill", "avalon"):
+        guide = await client.get(f"/{game}-skill.md")
+        assert guide.status_code == 200 and guide.headers["content-type"].startswith("text/markdown")
+        assert guide.content == (root / f"{game}-skill.md").read_bytes()
+    assert (await client.get("/chess-skill.md")).status_code == 404
+    assert (await client.get("/..%2Fpyproject.toml-skill.md")).status_code == 404
+    for path in ("/", "/healthz", "/undercover-skill.md", "/play?game=avalon"):
+        head = await client.head(path)
+        assert head.status_code == 200 and head.content == b"", (path, head.status_code)
+    form = (await client.get("/play?game=avalon")).text
+    assert re.search(r'href="/play\?game=avalon&amp;lang=en" id="lang-switch"', form), form[:2000]
+    english = (await client.get("/play?game=avalon&lang=en")).text
+    assert re.search(r'href="/play\?game=avalon" id="lang-switch"', english)
+    assert (await client.get("/play?game=nope")).status_code == 404
