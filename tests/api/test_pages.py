@@ -112,7 +112,7 @@ async def test_the_skill_guides_are_served_head_works_and_the_language_switch_ke
     """An agent fetches its game's guide from the server (`/<game>-skill.md`, as the docs say); `HEAD` answers as
     `GET` without the body (uptime checkers); the language switch keeps the page's own query (the form's game);
     an unknown game's form is a 404."""
-    root = Path(__file__).resolve().parents[2]
+    root = pages.ROOT
     for game in ("undercover", "werewolf", "script_kill", "avalon"):
         guide = await client.get(f"/{game}-skill.md")
         assert guide.status_code == 200 and guide.headers["content-type"].startswith("text/markdown")
