@@ -13,10 +13,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from app.games.avalon.config import EVIL_COUNT, PRESETS, QUEST_SIZES
-from app.games.kit import Pace, pace_choice, pace_options, parse_choices
+from app.games.kit import PresetForm, pace_options, parse_choices, preset_config
 
 Seats = Literal[5, 6, 7, 8, 9, 10]
 
@@ -27,21 +27,17 @@ PACES: dict[str, dict[str, int]] = {
 }
 
 
-class AvalonQuickStart(BaseModel):
+class AvalonQuickStart(PresetForm):
     """The choices of Avalon's 开一局 form."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
     n_players: Seats = Field(5, description="seats at the table, you included: 5 to 10 (the preset for each size)")
-    pace: Pace = pace_choice()
     lady_of_the_lake: bool = Field(False, description="the Lady of the Lake after quests 2, 3 and 4")
 
 
 def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
     """The config the choices ask for (see the module docstring)."""
     picked = parse_choices(AvalonQuickStart, choices)
-    return {"n_players": picked.n_players, "roles": f"{picked.n_players}p",
-            "lady_of_the_lake": picked.lady_of_the_lake, **PACES[picked.pace]}
+    return {**preset_config(picked, PACES), "lady_of_the_lake": picked.lady_of_the_lake}
 
 
 def quick_options() -> dict[str, Any]:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Generic, Literal, TypeVar
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from app.games.base import ErrorSpec, Event, GameError
 from app.games.kit.state import KitSeat
@@ -65,6 +65,21 @@ def pace_choice() -> Any:
 def pace_options(clocks: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
     """The options' `paces`: each pace's name and its clocks."""
     return [{"pace": name, **values} for name, values in clocks.items()]
+
+
+class PresetForm(BaseModel):
+    """The 开一局 form of a game whose tables are a preset per size (`roles: "<n>p"`) and whose clocks go by pace: a
+    game subclasses it, narrowing `n_players` to its sizes (with its default), and may add choices after it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+
+    n_players: int
+    pace: Pace = pace_choice()
+
+
+def preset_config(picked: PresetForm, clocks: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:
+    """The config of a `PresetForm`'s choices: the size, its preset and the pace's clocks (a game adds its own)."""
+    return {"n_players": picked.n_players, "roles": f"{picked.n_players}p", **clocks[picked.pace]}
 
 
 def parse_choices(model: type[FormT], choices: Mapping[str, Any] | None) -> FormT:

@@ -17,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from app.games.kit import Pace, pace_choice, pace_options, parse_choices
+from app.games.kit import PresetForm, pace_options, parse_choices, preset_config
 from app.games.werewolf.config import PRESETS
 
 Seats = Literal[6, 9, 12]
@@ -31,23 +31,15 @@ PACES: dict[str, dict[str, int]] = {
 }
 
 
-class WerewolfQuickStart(BaseModel):
+class WerewolfQuickStart(PresetForm):
     """The choices of werewolf's 开一局 form."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
-
     n_players: Seats = Field(6, description="seats at the table, you included: 6, 9 or 12 (the classic presets)")
-    pace: Pace = pace_choice()
 
 
 def quick_config(choices: Mapping[str, Any] | None) -> dict[str, Any]:
     """The config the choices ask for (see the module docstring)."""
-    picked = _parse(choices)
-    return {"n_players": picked.n_players, "roles": f"{picked.n_players}p", **PACES[picked.pace]}
-
-
-def _parse(choices: Mapping[str, Any] | None) -> WerewolfQuickStart:
-    return parse_choices(WerewolfQuickStart, choices)
+    return preset_config(parse_choices(WerewolfQuickStart, choices), PACES)
 
 
 def quick_options() -> dict[str, Any]:
