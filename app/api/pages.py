@@ -209,10 +209,17 @@ async def play_form(request: Request) -> HTMLResponse:
 async def skill_guide(game: str) -> Response:
     """The agents' guide of an installed game (`<game>-skill.md`, the file the docs tell an agent to fetch), as
     Markdown; 404 for any other name."""
-    guide = ROOT / f"{game}-skill.md"
-    if registry.get(game) is None or not guide.is_file():
+    guide = _guide(game) if registry.get(game) is not None else None
+    if guide is None:
         return PlainTextResponse(f"no guide for {game!r}\n", status_code=404)
-    return Response(guide.read_bytes(), media_type="text/markdown; charset=utf-8")
+    return Response(guide, media_type="text/markdown; charset=utf-8")
+
+
+@cache
+def _guide(game: str) -> bytes | None:
+    """An installed game's guide, read once (the files ship with the release)."""
+    path = ROOT / f"{game}-skill.md"
+    return path.read_bytes() if path.is_file() else None
 
 
 @router.get("/agents/{name}", response_class=HTMLResponse)

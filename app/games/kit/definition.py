@@ -57,11 +57,6 @@ Pace = Literal["quick", "standard", "relaxed"]
 """A quick start's three paces, for a game whose form offers clocks by name (the game says each pace's clocks)."""
 
 
-def pace_choice() -> Any:
-    """The form field of a `Pace` (default: standard)."""
-    return Field("standard", description="the clocks: quick, standard or relaxed")
-
-
 def pace_options(clocks: Mapping[str, Mapping[str, int]]) -> list[dict[str, Any]]:
     """The options' `paces`: each pace's name and its clocks."""
     return [{"pace": name, **values} for name, values in clocks.items()]
@@ -74,7 +69,7 @@ class PresetForm(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
 
     n_players: int
-    pace: Pace = pace_choice()
+    pace: Pace = Field("standard", description="the clocks: quick, standard or relaxed")
 
 
 def preset_config(picked: PresetForm, clocks: Mapping[str, Mapping[str, int]]) -> dict[str, Any]:

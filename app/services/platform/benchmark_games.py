@@ -34,10 +34,11 @@ class RunEnded(Exception):
     """The run ended (its agent cancelled it) while its next deal was being opened: the deal is not opened."""
 
 
-def _reference_seat(bench: Benchmark, planned: PlannedGame, seat: int) -> SeatSpec:
-    slug = planned.personas[seat]
+def _reference_seats(bench: Benchmark, planned: PlannedGame) -> dict[int, SeatSpec]:
+    """Every seat of the deal as the reference plays it (the agent's match replaces its own seat)."""
     names = pool(bench.pool).display_names(dict(enumerate(planned.personas)))
-    return SeatSpec(f"ref-{slug}-{seat}", names[seat], persona=slug, dice=f"{bench.pool}:{planned.seed}")
+    return {seat: SeatSpec(f"ref-{slug}-{seat}", names[seat], persona=slug, dice=f"{bench.pool}:{planned.seed}")
+            for seat, slug in enumerate(planned.personas)}
 
 
 def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:
@@ -58,15 +59,15 @@ async def play_reference(shell: Shell, bench: Benchmark, planned: PlannedGame) -
     brain = registry.brain(bench.game)
     assert game is not None and brain is not None  # checked when the run was created
     record = play(game, bench.config, [BY_SLUG[slug] for slug in planned.personas], brain, planned.seed)
-    seats = [_reference_seat(bench, planned, s) for s in range(len(planned.personas))]
+    seats = list(_reference_seats(bench, planned).values())
     return await store_played(shell, bench.game, bench.config, seats, record.state, record.events,
                               _linked(bench, planned, REFERENCE))
 
 
 async def open_agent_match(shell: Shell, bench: Benchmark, agent: Agent, planned: PlannedGame) -> str:
     """The agent's match of the deal: the agent in its planned seat, the reference everywhere else."""
-    seats = [SeatSpec(agent.name, agent.display_name or agent.name, agent=agent) if s == planned.seat
-             else _reference_seat(bench, planned, s) for s in range(len(planned.personas))]
+    seats = list({**_reference_seats(bench, planned),
+                  planned.seat: SeatSpec(agent.name, agent.display_name or agent.name, agent=agent)}.values())
     applied = await open_seated(shell, bench.game, bench.config, planned.seed, seats,
                                 _linked(bench, planned, AGENT))
     return applied.match.match_id

@@ -68,7 +68,8 @@ def line(persona: str, kind: str, t: Table, rng: random.Random, *, team: list[in
     shown = t.team if team is None else team
     named = suspect if guess is None else guess
     if kind in ("doubt", "confer"):  # a line that states a fact, when the record bears it out
-        backed = [key for key in lines if key.startswith(f"{kind}_") and key[len(kind) + 1:] in facts(t, named)]
+        held = facts(t, named)
+        backed = [key for key in lines if key.startswith(f"{kind}_") and key[len(kind) + 1:] in held]
         kind = rng.choice(backed) if backed else kind
     text = rng.choice(lines[kind])
     return text.format(team="、".join(str(s) for s in shown), suspect=suspect, guess=named)
