@@ -157,20 +157,25 @@ async def _play(page: Page, name: str) -> list[str]:
             return sent
         if await bar.get_attribute("data-current") != stage:
             continue
+        missed = False  # a move the stage offered went unsent (its form redrawn under the click)
         for kind in wanted:
+            if kind == "ready" and missed:  # ready would end the person's part with that move unmade: look again
+                break
             moved = await _move(page, stage, kind, name)
             trail.append(f"{time.monotonic() - began:6.1f}s {stage} {kind}: {moved}")
             if moved:
                 sent.append(f"{stage}:{kind}")
                 break
+            missed = missed or moved is False
 
 
-async def _move(page: Page, stage: str, kind: str, name: str) -> bool:
-    """One move through its form; True once the page shows the server's answer (sent, or the DM's refusal). A form
-    redrawn under the click (its options changed) or gone with its stage is no move: the caller looks again."""
+async def _move(page: Page, stage: str, kind: str, name: str) -> bool | None:
+    """One move through its form; True once the page shows the server's answer (sent, or the DM's refusal), None when
+    the page does not offer it, False when it was offered but went unsent: a form redrawn under the click (its options
+    changed) or gone with its stage is no move, and the caller looks again."""
     form = _tid(page, f"sk-action-{kind}")
     if not await form.count():
-        return False
+        return None
     try:
         if kind == "speak":
             await _tid(page, "sk-text-speak").fill(f"我是{name}，{stage} 这一段我一直在想案情。", timeout=5_000)
