@@ -67,10 +67,12 @@ async def of_match(session: AsyncSession, match_id: str) -> TournamentTable | No
     return (await session.execute(query)).scalar_one_or_none()
 
 
-async def agents(session: AsyncSession, agent_ids: Sequence[str]) -> dict[str, Agent]:
+async def agents(session: AsyncSession, agent_ids: Sequence[str], *, lock: bool = False) -> dict[str, Agent]:
+    """`lock`: the rows locked in id order, as a join locks its agent's row (one agent's seatings one at a time)."""
     if not agent_ids:
         return {}
-    rows = await session.execute(select(Agent).where(Agent.agent_id.in_(agent_ids)))
+    query = select(Agent).where(Agent.agent_id.in_(agent_ids))
+    rows = await session.execute(query.order_by(Agent.agent_id).with_for_update() if lock else query)
     return {a.agent_id: a for a in rows.scalars()}
 
 

@@ -18,7 +18,7 @@ from app.main import create_app
 from tests.api.helpers import assert_error, bearer, claim_each, register
 from tests.benchmarks.agent import act_once
 from tests.conftest import RecordingClient, _wipe, make_settings
-from tests.tournaments.field import OPERATOR, create, field, play, soon
+from tests.tournaments.field import OPERATOR, create, enter_all, field, play, soon
 from tests.webhooks.receiver import Receiver
 
 QUICK = {"speak_timeout": 1, "vote_timeout": 1}
@@ -202,3 +202,46 @@ async def test_a_rated_event_rates_its_tables_with_the_reference_at_them(client:
     assert sum(1 for s in table["seats"] if s["reference"]) == 3
     ratings = (await client.get(f"/api/agents/{name}/ratings", params={"game": "undercover"})).json()
     assert ratings["rated_games"] == 1 and len(ratings["history"]) == 1, ratings
+
+
+async def test_an_entrant_at_another_table_forfeits_its_round_and_keeps_that_table(
+        client: httpx.AsyncClient) -> None:
+    """One agent, one table: an entrant sitting in a room of its own when the round is seated is not pulled into a
+    second live table — the reference plays its tournament seat from the deal (a forfeit: a loss), its room stays its
+    one table, and a later round seats it as usual once it is free."""
+    agents = await field(client, 2, "away")
+    (away, away_key), (steady, steady_key) = agents
+    room = await client.post("/api/matches", headers=away_key, json={"game": "undercover", "config": QUICK})
+    assert room.status_code == 201, room.text
+    own = room.json()["match_id"]
+    event = await create(client, game="undercover", format="gauntlet", rounds=2, starts_at=soon(2), round_break=1,
+                         config={**QUICK, "n_players": 4, "n_undercover": 1})
+    url = f"/api/tournaments/{event['tournament_id']}"
+    await enter_all(client, event["tournament_id"], agents)
+    for _ in range(400):  # round 1 is seated at the start
+        view = (await client.get(url)).json()
+        if view["round_tables"]:
+            break
+        await asyncio.sleep(0.05)
+    tables = {s["name"]: t["match_id"] for t in view["round_tables"][0]["tables"] for s in t["seats"] if s["name"]}
+    assert set(tables) == {away, steady}, view["round_tables"]
+    active = (await client.get("/api/agents/me/active", headers=away_key)).json()["active"]
+    assert active["match_id"] == own, active  # its own room, not the tournament's table
+    assert (await client.get(f"/api/matches/{own}")).json()["status"] == "waiting"
+    seated = (await client.get(f"/api/matches/{tables[away]}")).json()
+    mine = next(p for p in seated["players"] if p["name"] == away)
+    assert seated["status"] in ("in_progress", "finished") and mine["taken_over"] is True, mine
+    busy = assert_error(await client.post("/api/matches", headers=away_key, json={"game": "undercover"}), 409,
+                        "already_in_match")
+    assert busy["detail"]["match_id"] == own, busy
+
+    # Its room cancelled, the agent is free: round 2 seats it at a table it plays.
+    left = await client.post(f"/api/matches/{own}/abort", headers=away_key)
+    assert left.status_code == 200, left.text
+    view = await play(client, event["tournament_id"], agents, seed=7)
+    assert view["status"] == "finished", view
+    rows = {row["name"]: row for row in view["standings"]}
+    assert rows[away]["games"] == 2 and rows[away]["forfeits"] == 1, rows[away]
+    assert rows[steady]["games"] == 2 and rows[steady]["forfeits"] == 0, rows[steady]
+    first, second = ([s for t in r["tables"] for s in t["seats"] if s["name"] == away] for r in view["round_tables"])
+    assert first[0]["forfeit"] is True and first[0]["won"] is False and second[0]["forfeit"] is False

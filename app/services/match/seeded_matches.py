@@ -30,7 +30,8 @@ OnOpen = Callable[[AsyncSession, Match], Awaitable[None]]
 @dataclass(frozen=True)
 class SeatSpec:
     """Who takes a seat: an agent (`agent`), or a reference player (`persona`: the brain's persona slug; `dice`:
-    what seeds its draws, so the same seat in the same position draws alike)."""
+    what seeds its draws, so the same seat in the same position draws alike). Both: the agent's seat, forfeited at
+    the deal — the reference plays it, and the seat does not hold the agent (conceded: one agent, one table)."""
 
     name: str
     display_name: str
@@ -44,7 +45,7 @@ def _seat_row(match_id: str, seat: int, spec: SeatSpec, now: datetime) -> Seat:
     return Seat(match_id=match_id, seat=seat, agent_id=spec.agent.agent_id if spec.agent else None, name=spec.name,
                 display_name=spec.display_name, play_token_hash=tokens.digest(secrets.token_hex(16)),
                 meta={"persona": spec.persona, "dice": spec.dice} if spec.persona else {}, joined_at=now,
-                taken_over=bool(spec.persona))
+                taken_over=bool(spec.persona), conceded=bool(spec.agent and spec.persona))
 
 
 def _dealt(game: registry.AnyGame, config: Any, seats: Sequence[SeatSpec], seed: int,

@@ -280,22 +280,27 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
         event_row.rounds = default_rounds(event_row.format, len(entrants), seats_n, shares)
     rng = random.Random(f"{event_row.tournament_id}:{event_row.seed}:{round_no}")
     split = pairing.group(entrants, seats_n, event_row.format, _met(tables), shares, rng)
-    agents = await repo.agents(session, [e.key for e in entrants])
+    # Locked as a join locks them, so an entrant sits down elsewhere either before (and forfeits) or after this round.
+    agents = await repo.agents(session, [e.key for e in entrants], lock=True)
+    away = await match_repo.busy(session, list(agents))
     reference = pool(CURRENT)
     opened: list[Applied] = []
     for idx, table in enumerate(split):
         deal = _deal_seed(event_row, round_no, idx)
         sides = dealt_sides(game, config, deal)
         placed = pairing.seat(table, sides, shares, random.Random(f"{deal}:reference-seats"))
-        slugs = _reference_personas(event_row.opponents, reference, [s for s in range(seats_n) if s not in placed],
-                                    round_no + idx)
-        shown = reference.display_names(slugs)
+        played = [s for s in range(seats_n) if s not in placed or placed[s].key in away]  # by the reference
+        slugs = _reference_personas(event_row.opponents, reference, played, round_no + idx)
+        shown = reference.display_names({s: p for s, p in slugs.items() if s not in placed})
         specs, marks = [], []
         for seat in range(seats_n):
             entrant = placed.get(seat)
             if entrant is not None:
                 agent = agents[entrant.key]
-                specs.append(SeatSpec(agent.name, agent.display_name or agent.name, agent=agent))
+                forfeit = agent.agent_id in away  # sitting at another table: the reference plays this seat
+                specs.append(SeatSpec(agent.name, agent.display_name or agent.name, agent=agent,
+                                      persona=slugs[seat] if forfeit else None,
+                                      dice=f"{reference.version}:{deal}" if forfeit else None))
                 marks.append({"seat": seat, "agent_id": agent.agent_id, "side": sides[seat], "reference": None})
             else:
                 slug = slugs[seat]
@@ -312,7 +317,8 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
     event_row.round = round_no
     event_row.due = now + WATCH
     await _announce(shell, session, event_row, opened, now)
-    log.info("tournament %s: round %d seated (%d tables)", event_row.tournament_id, round_no, len(opened))
+    log.info("tournament %s: round %d seated (%d tables; %d entrants away, forfeited)", event_row.tournament_id,
+             round_no, len(opened), len(away))
     return opened
 
 
@@ -322,7 +328,7 @@ async def _announce(shell: Shell, session: AsyncSession, event_row: Tournament, 
     seated = {}
     for applied in opened:
         for seat in await match_repo.seats(session, applied.match.match_id):
-            if seat.agent_id:
+            if seat.agent_id and not seat.conceded:  # a forfeited seat: its agent is at another table
                 seated[seat.agent_id] = (applied.match, seat.seat)
     if not shell.hooked.may_have(list(seated)):
         return
