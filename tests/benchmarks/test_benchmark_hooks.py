@@ -4,6 +4,7 @@ run whose end hook was missed (a restart) moves on when the server starts again.
 from __future__ import annotations
 
 import asyncio
+import random
 
 import httpx
 import pytest
@@ -15,6 +16,7 @@ from app.runtime import Runtime
 from app.services.platform import benchmark_games as games_of
 from app.services.platform import benchmarks
 from tests.api.helpers import bearer, register
+from tests.benchmarks.agent import act_once
 from tests.webhooks.receiver import Receiver
 from tests.webhooks.test_webhooks import add_hook, decide, hooked, receiver
 
@@ -85,3 +87,32 @@ async def test_a_deal_being_opened_when_the_run_is_cancelled_is_not_opened(app: 
     view = (await client.get(f"/api/benchmarks/{created['benchmark_id']}")).json()
     assert len(view["matches"]) == 1 and view["report"]["ended_reason"] == "cancelled"
     assert (await client.get("/api/agents/me/active", headers=key)).json()["active"] is None
+
+
+async def test_an_agent_seated_elsewhere_when_its_next_deal_opens_ends_the_run(app: FastAPI,
+                                                                              client: httpx.AsyncClient) -> None:
+    """One agent, one table: the next deal is not opened while the agent sits at another table (here, a room it
+    opened in the moment a restart left between its first game's end and the next deal); the run stops with
+    `agent_seated_elsewhere`, keeping the game it played, and the room stays the agent's one table."""
+    runtime: Runtime = app.state.runtime
+    key = bearer((await register(client, "bench-elsewhere"))["api_key"])
+    created = (await client.post("/api/benchmarks", json={"game": "undercover", "games": 3, "seed": 4},
+                                 headers=key)).json()
+    first = created["current_match_id"]
+    runtime.benchmarks.ended = lambda match_id: None  # type: ignore[method-assign]  # the process died at the end
+    rng = random.Random(4)
+    for _ in range(5000):
+        if (await client.get(f"/api/matches/{first}")).json()["status"] == "finished":
+            break
+        if not await act_once(client, key, rng):
+            await asyncio.sleep(0.02)
+    assert (await client.get(f"/api/matches/{first}")).json()["status"] == "finished"
+    room = await client.post("/api/matches", json={"game": "undercover"}, headers=key)
+    assert room.status_code == 201, room.text
+    await runtime.benchmarks.start()
+    await runtime.benchmarks.idle()
+    view = (await client.get(f"/api/benchmarks/{created['benchmark_id']}")).json()
+    assert view["status"] == "stopped" and view["report"]["ended_reason"] == "agent_seated_elsewhere", view
+    assert view["played"] == 1 and view["report"]["games"] == 1 and len(view["matches"]) == 1, view
+    active = (await client.get("/api/agents/me/active", headers=key)).json()["active"]
+    assert active["match_id"] == room.json()["match_id"], active

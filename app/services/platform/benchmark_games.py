@@ -10,6 +10,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.bots.personas import BY_SLUG
 from app.bots.sim import play
+from app.db import agents as agents_repo
 from app.db import benchmarks as bench_repo
 from app.db import decisions as decisions_repo
 from app.db import matches as match_repo
@@ -28,10 +29,16 @@ AGENT, REFERENCE = "agent", "reference"
 STOPPED = "agent_stopped_answering"  # the report's `ended_reason`s
 LEFT = "agent_conceded"
 CANCELLED = "cancelled"
+ELSEWHERE = "agent_seated_elsewhere"
 
 
 class RunEnded(Exception):
     """The run ended (its agent cancelled it) while its next deal was being opened: the deal is not opened."""
+
+
+class SeatedElsewhere(RunEnded):
+    """The agent sat down at another table before its next deal opened: the deal is not opened, and the run ends
+    (one agent, one table)."""
 
 
 def _reference_seats(bench: Benchmark, planned: PlannedGame) -> dict[int, SeatSpec]:
@@ -43,10 +50,14 @@ def _reference_seats(bench: Benchmark, planned: PlannedGame) -> dict[int, SeatSp
 
 def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:
     async def link(session: AsyncSession, match: Match) -> None:
-        if kind == AGENT:  # the agent is seated only in a run that is still running, checked under the run's lock
+        if kind == AGENT:  # the agent is seated only in a run that is still running, checked under the run's lock,
             run = await bench_repo.get(session, bench.benchmark_id, lock=True)
             if run is None or run.status != bench_repo.RUNNING:
                 raise RunEnded(bench.benchmark_id)
+            # and only while it sits nowhere else, checked under its row's lock as a join checks it
+            await agents_repo.by_id(session, bench.agent_id, lock=True)
+            if await match_repo.busy(session, [bench.agent_id], besides=match.match_id):
+                raise SeatedElsewhere(bench.benchmark_id)
         session.add(BenchmarkGame(benchmark_id=bench.benchmark_id, idx=planned.index, kind=kind,
                                   match_id=match.match_id))
     return link

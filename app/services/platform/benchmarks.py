@@ -8,7 +8,8 @@ webhooks, the stream). A match whose agent seat was taken over (`takeover_after_
 ends the run: `status` `stopped`, the report's `ended_reason` `agent_stopped_answering`. An agent that concedes its
 current match stops the run the same way (`agent_conceded`) and is free for other tables at once; the match plays on
 without it. The agent may also cancel its run (`cancel`, `ended_reason` `cancelled`): its live match is conceded
-for it.
+for it. A deal due while the agent sits at another table is not opened (one agent, one table): the run stops,
+`agent_seated_elsewhere`.
 """
 
 from __future__ import annotations
@@ -180,9 +181,22 @@ async def _open(shell: Shell, bench: Benchmark, agent: Agent, planned: PlannedGa
         await games_of.open_agent_match(shell, bench, agent, planned)
     except IntegrityError:
         return  # another process opened it first
+    except games_of.SeatedElsewhere:
+        await _stop(shell, bench.benchmark_id, games_of.ELSEWHERE)
+        return
     except games_of.RunEnded:
         return  # cancelled meanwhile
     log.info("benchmark %s: game %d opened", bench.benchmark_id, planned.index)
+
+
+async def _stop(shell: Shell, benchmark_id: str, reason: str) -> None:
+    """End a running run early for `reason`, with the games it has recorded."""
+    async with shell.db.writer() as session:
+        bench = await repo.get(session, benchmark_id, lock=True)
+        if bench is not None and bench.status == repo.RUNNING:
+            await _record(session, bench)
+            _finish(bench, reason)
+    log.info("benchmark %s stopped: %s", benchmark_id, reason)
 
 
 def _finish(bench: Benchmark, reason: str | None) -> None:
