@@ -6,10 +6,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, bindparam, func, insert, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
-from sqlalchemy.orm import load_only
+from sqlalchemy.orm import load_only, with_expression
 
 from app.db import direct
 from app.db.models import Agent, BenchmarkGame, Decision, Event, Match, Seat
@@ -22,7 +22,11 @@ LISTED = load_only(Match.match_id, Match.game, Match.status, Match.phase, Match.
                    Match.events_total, Match.created_at, Match.result, Match.fill_now, Match.seats_for, Match.showcase,
                    Match.config,
                    raiseload=True)
-LISTED_SEAT = load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True)
+LISTED_SEAT = (load_only(Seat.match_id, Seat.seat, Seat.agent_id, Seat.name, Seat.display_name, raiseload=True),
+               # whether the seat is a reference seat (`Seat.is_reference`), told by the database: `meta` is private
+               with_expression(Seat.listed_reference, and_(
+                   Seat.agent_id.is_(None), Seat.meta["persona"].as_string().is_not(None),
+                   Seat.meta["dice"].as_string().is_not(None))))
 
 
 MATCHES = cast(Table, Match.__table__)
@@ -206,7 +210,7 @@ async def seats_of(session: AsyncSession, match_ids: Sequence[str], *, full: boo
     """The seats of these matches as lists show them (`full`: every column, the private `meta` too)."""
     result: dict[str, list[Seat]] = {m: [] for m in match_ids}
     if match_ids:
-        query = select(Seat) if full else select(Seat).options(LISTED_SEAT)
+        query = select(Seat) if full else select(Seat).options(*LISTED_SEAT)
         rows = await session.execute(query.where(Seat.match_id.in_(match_ids)).order_by(Seat.seat))
         for seat in rows.scalars():
             result[seat.match_id].append(seat)

@@ -6,7 +6,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import BigInteger, Boolean, Float, ForeignKey, Index, Integer, String, UniqueConstraint, false, text
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, query_expression
 
 from app.db.types import JSONType, UTCDateTime, utcnow
 
@@ -166,6 +166,18 @@ class Seat(Base):
     acted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     conceded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     client: Mapped[str | None] = mapped_column(String(64))  # a guest seat's client digest: one guest seat per client
+
+    # `is_reference` computed by the database, for lists that do not load `meta` (`matches.seats_of`); else None.
+    listed_reference: Mapped[bool | None] = query_expression()
+
+    @property
+    def is_reference(self) -> bool:
+        """A reference seat (a tournament's or a benchmark's): no agent, the platform's frozen bot played it from
+        the deal on, in a persona with seeded dice — an official bot's seat, not a guest's."""
+        if self.listed_reference is not None:
+            return bool(self.listed_reference)
+        meta = self.meta or {}
+        return self.agent_id is None and bool(meta.get("persona")) and bool(meta.get("dice"))
 
 
 class Event(Base):

@@ -180,6 +180,13 @@ async def test_gauntlet_forfeit_withdrawal_and_table_ready(hooked: tuple[httpx.A
         players = (await client.get(f"/api/matches/{table['match_id']}")).json()["players"]
         shown = [p["display_name"] for p in players]
         assert len(set(shown)) == len(shown), shown  # a persona at a second seat is numbered
+        entrant = next(s["name"] for s in table["seats"] if s["name"] is not None)
+        listed = (await client.get("/api/matches", params={"agent": entrant, "limit": 50})).json()["matches"]
+        reference = {s["seat"] for s in table["seats"] if s["name"] is None}
+        for seen in (players, next(m for m in listed if m["match_id"] == table["match_id"])["players"]):
+            # a reference seat is the platform's bot, not a guest (identity.md §3.2: a guest is a person)
+            assert all(p["is_official"] and not p["is_guest"] for p in seen if p["seat"] in reference), seen
+            assert not any(p["is_official"] or p["is_guest"] for p in seen if p["seat"] not in reference), seen
     forfeited = [s for r in view["round_tables"] for t in r["tables"] for s in t["seats"] if s["name"] == silent[0]]
     assert all(s["forfeit"] and not s["won"] for s in forfeited)
     got = [(await receiver.next(name, within=5)).body["round"] for name in names for _ in range(1)]

@@ -88,7 +88,8 @@ def carry(match: Match, events: list[dict[str, Any]], *, seats_changed: bool = F
 
 
 def seat_dict(seat: Seat, official: bool, human: bool = False) -> dict[str, Any]:
-    """A seat as the cache keeps it; `human`: held by an owner's own player record (a guest has no agent)."""
+    """A seat as the cache keeps it; `official`: an official bot's, a reference seat's too; `human`: held by an
+    owner's own player record (a guest has no agent, and is not official)."""
     return {"seat": seat.seat, "agent_id": seat.agent_id, "name": seat.name, "official": official,
             "human": human, "play_token_hash": seat.play_token_hash}
 
@@ -329,5 +330,5 @@ class MatchCache:
     async def _seats(self, session: AsyncSession, match_id: str) -> list[dict[str, Any]]:
         rows = await repo.seat_rows(session, match_id)
         agents = await agents_repo.by_ids(session, [s.agent_id for s in rows if s.agent_id])
-        return [seat_dict(s, bool(s.agent_id and agents[s.agent_id].is_official),
+        return [seat_dict(s, s.is_reference or bool(s.agent_id and agents[s.agent_id].is_official),
                           bool(s.agent_id and agents[s.agent_id].is_human)) for s in rows]

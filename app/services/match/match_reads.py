@@ -29,7 +29,7 @@ def match_view(shell: Shell, cached: CachedMatch) -> MatchView:
         created_at=row["created_at"].isoformat(), invite_url=shell.settings.match_url(cached.match_id),
         seats_open=row["n_players"] - row["seats_taken"], events_total=row["events_total"],
         official_seats=frozenset(s["seat"] for s in cached.seats if s["official"]),
-        guest_seats=frozenset(s["seat"] for s in cached.seats if s["agent_id"] is None),
+        guest_seats=frozenset(s["seat"] for s in cached.seats if s["agent_id"] is None and not s["official"]),
         human_seats=frozenset(s["seat"] for s in cached.seats if s.get("human")),
         live_god=live_god(shell, row["config"]),
     )

@@ -67,20 +67,13 @@ async def judge(session: AsyncSession, match: Match, sides: Mapping[int, str], s
     return reason
 
 
-def is_reference(seat: Seat) -> bool:
-    """A reference seat (a tournament's or a benchmark's): no agent, the platform's frozen bot played it from the
-    deal on, in a persona with seeded dice."""
-    meta = seat.meta or {}
-    return seat.agent_id is None and bool(meta.get("persona")) and bool(meta.get("dice"))
-
-
 def _facts(seat: Seat, agent: Agent | None, finished_at: datetime | None, trusted: frozenset[str]) -> SeatFacts:
     meta = seat.meta or {}
     claimed = agent is not None and agent.claimed_at is not None and (
         finished_at is None or agent.claimed_at <= finished_at)
     owners = owner_identities(agent.owner_id if agent else None, claimed, meta.get("provider_id"),
                               (meta.get("proxy_agent_meta") or {}).get("owner_id"), trusted)
-    if is_reference(seat):  # as an official bot plays its own seat: no guest, and no takeover
+    if seat.is_reference:  # as an official bot plays its own seat: no guest, and no takeover
         return SeatFacts(None, True, frozenset(), False, acted=bool(seat.acted), conceded=bool(seat.conceded))
     return SeatFacts(seat.agent_id, bool(agent and agent.is_official), owners, seat.taken_over,
                      bool(agent and agent.is_human), bool(seat.acted), bool(seat.conceded))
@@ -99,7 +92,7 @@ REFERENCE = "reference:"  # a reference seat's place in the model: a fixed, defa
 
 def seat_results(match: Match, sides: Mapping[int, str], seats: Sequence[Seat]) -> list[SeatResult]:
     winners = set((match.result or {}).get("winning_seats") or ())
-    return [SeatResult(f"{REFERENCE}{s.seat}" if is_reference(s) else str(s.agent_id), sides[s.seat],
+    return [SeatResult(f"{REFERENCE}{s.seat}" if s.is_reference else str(s.agent_id), sides[s.seat],
                        s.seat in winners) for s in seats]
 
 
