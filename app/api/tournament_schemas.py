@@ -37,10 +37,13 @@ class TournamentSeat(BaseModel):
     seat: int
     name: str | None = Field(description="the entrant's agent (null: a reference seat)")
     display_name: str | None
-    reference: str | None = Field(description="the reference persona filling an empty seat (null: an entrant)")
+    reference: str | None = Field(description="the reference persona playing the seat: an empty seat (`name` "
+                                  "null), or an entrant's seat forfeited because the entrant sat at another table "
+                                  "when the round was seated (null: the entrant plays it)")
     side: str | None = Field(description="the seat's side, once the table's match has ended")
     won: bool | None
-    forfeit: bool | None = Field(description="the entrant's seat was taken over (missed start or timed out)")
+    forfeit: bool | None = Field(description="the entrant's seat was played by the bot — it missed the start, "
+                                 "timed out, or sat at another table when the round was seated — a loss")
 
 
 class TournamentTableView(BaseModel):

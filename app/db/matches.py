@@ -161,15 +161,12 @@ async def live_seat_of(session: AsyncSession, agent_id: str) -> LiveSeat | None:
     return None if row is None else LiveSeat(*row)
 
 
-async def busy(session: AsyncSession, agent_ids: Sequence[str], *, besides: str | None = None) -> set[str]:
-    """Those of `agent_ids` that hold a seat at a waiting or running match (`live_seat_of`, for many at once), the
-    match `besides` aside."""
+async def busy(session: AsyncSession, agent_ids: Sequence[str]) -> set[str]:
+    """Those of `agent_ids` that hold a seat at a waiting or running match (`live_seat_of`, for many at once)."""
     if not agent_ids:
         return set()
     query = (select(Seat.agent_id).join(Match, Match.match_id == Seat.match_id)
              .where(Seat.agent_id.in_(agent_ids), Match.status.in_(LIVE), Seat.conceded.is_(False)))
-    if besides is not None:
-        query = query.where(Seat.match_id != besides)
     return {agent_id for agent_id in (await session.execute(query)).scalars() if agent_id}
 
 

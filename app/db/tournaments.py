@@ -68,11 +68,12 @@ async def of_match(session: AsyncSession, match_id: str) -> TournamentTable | No
 
 
 async def agents(session: AsyncSession, agent_ids: Sequence[str], *, lock: bool = False) -> dict[str, Agent]:
-    """`lock`: the rows locked in id order, as a join locks its agent's row (one agent's seatings one at a time)."""
+    """`lock`: the rows locked as a join locks its agent's row (one agent's seatings one at a time), in id order and
+    without waiting: a row another transaction holds raises (PostgreSQL's `55P03`) instead of queueing behind it."""
     if not agent_ids:
         return {}
     query = select(Agent).where(Agent.agent_id.in_(agent_ids))
-    rows = await session.execute(query.order_by(Agent.agent_id).with_for_update() if lock else query)
+    rows = await session.execute(query.order_by(Agent.agent_id).with_for_update(nowait=True) if lock else query)
     return {a.agent_id: a for a in rows.scalars()}
 
 

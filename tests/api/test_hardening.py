@@ -257,10 +257,10 @@ async def test_stored_fields_are_bounded(client: httpx.AsyncClient) -> None:
 async def test_room_lists_read_neither_state_nor_seat_meta(app: FastAPI, client: httpx.AsyncClient) -> None:
     table = Table(client, 4)
     await table.open()
-    statements: list[str] = []
+    statements: list[tuple[str, Any]] = []
 
-    def seen(_conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
-        statements.append(statement)
+    def seen(_conn: Any, _cursor: Any, statement: str, parameters: Any, *_args: Any) -> None:
+        statements.append((statement, parameters))
 
     engine = app.state.runtime.db.engine.sync_engine
     event.listen(engine, "before_cursor_execute", seen)
@@ -269,12 +269,15 @@ async def test_room_lists_read_neither_state_nor_seat_meta(app: FastAPI, client:
             assert (await client.get(path)).status_code == 200
     finally:
         event.remove(engine, "before_cursor_execute", seen)
-    listings = [s for s in statements if "FROM matches" in s or "FROM seats" in s]
+    listings = [(s, p) for s, p in statements if "FROM matches" in s or "FROM seats" in s]
     assert listings
-    # A list may ask the database whether a seat is a reference seat (a test on its JSON in SQL); it never loads the
-    # private `meta` itself.
-    loaded = [re.sub(r"JSON_EXTRACT\(seats\.meta,|\(?seats\.meta ->> ", "", s) for s in listings]
-    assert not [s for s in loaded if "matches.state" in s or "seats.meta" in s], listings
+    # A list may ask the database whether a seat is a reference seat (its `persona` and `dice` keys, tested in SQL);
+    # it never loads the private `meta` itself, nor looks up any other key of it.
+    lookup = re.compile(r"JSON_EXTRACT\(seats\.meta, \?\)|seats\.meta ->> \$\d+::TEXT")
+    for statement, parameters in listings:
+        assert "matches.state" not in statement and "seats.meta" not in lookup.sub("", statement), statement
+        keys = [p for p in parameters if isinstance(p, str) and p.strip('$."') in ("persona", "dice")]
+        assert len(keys) >= len(lookup.findall(statement)), (statement, parameters)
 
 
 # 7. NUL and column limits: the same 4xx on both databases.

@@ -5,6 +5,7 @@ scored as a loss (takeover), too few entrants, and the `tournament_table_ready` 
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
 from collections import Counter
 from collections.abc import AsyncIterator
@@ -14,7 +15,9 @@ import httpx
 import pytest
 from fastapi import FastAPI
 
+from app.db import agents as agents_repo
 from app.main import create_app
+from app.runtime import Runtime
 from tests.api.helpers import assert_error, bearer, claim_each, register
 from tests.benchmarks.agent import act_once
 from tests.conftest import RecordingClient, _wipe, make_settings
@@ -214,8 +217,8 @@ async def test_a_rated_event_rates_its_tables_with_the_reference_at_them(client:
 async def test_an_entrant_at_another_table_forfeits_its_round_and_keeps_that_table(
         client: httpx.AsyncClient) -> None:
     """One agent, one table: an entrant sitting in a room of its own when the round is seated is not pulled into a
-    second live table — the reference plays its tournament seat from the deal (a forfeit: a loss), its room stays its
-    one table, and a later round seats it as usual once it is free."""
+    second live table — the reference plays its tournament seat from the deal (a forfeit: a loss; the match never
+    holds the agent), its room stays its one table, and a later round seats it as usual once it is free."""
     agents = await field(client, 2, "away")
     (away, away_key), (steady, steady_key) = agents
     room = await client.post("/api/matches", headers=away_key, json={"game": "undercover", "config": QUICK})
@@ -235,9 +238,12 @@ async def test_an_entrant_at_another_table_forfeits_its_round_and_keeps_that_tab
     active = (await client.get("/api/agents/me/active", headers=away_key)).json()["active"]
     assert active["match_id"] == own, active  # its own room, not the tournament's table
     assert (await client.get(f"/api/matches/{own}")).json()["status"] == "waiting"
+    seat, = [s for t in view["round_tables"][0]["tables"] for s in t["seats"] if s["name"] == away]
+    assert seat["reference"] is not None, seat  # the reference plays the entrant's seat
     seated = (await client.get(f"/api/matches/{tables[away]}")).json()
-    mine = next(p for p in seated["players"] if p["name"] == away)
-    assert seated["status"] in ("in_progress", "finished") and mine["taken_over"] is True, mine
+    assert seated["status"] in ("in_progress", "finished") and away not in {p["name"] for p in seated["players"]}
+    played_for = seated["players"][seat["seat"]]
+    assert played_for["is_official"] and played_for["name"].startswith(f"ref-{seat['reference']}-"), played_for
     busy = assert_error(await client.post("/api/matches", headers=away_key, json={"game": "undercover"}), 409,
                         "already_in_match")
     assert busy["detail"]["match_id"] == own, busy
@@ -251,4 +257,38 @@ async def test_an_entrant_at_another_table_forfeits_its_round_and_keeps_that_tab
     assert rows[away]["games"] == 2 and rows[away]["forfeits"] == 1, rows[away]
     assert rows[steady]["games"] == 2 and rows[steady]["forfeits"] == 0, rows[steady]
     first, second = ([s for t in r["tables"] for s in t["seats"] if s["name"] == away] for r in view["round_tables"])
-    assert first[0]["forfeit"] is True and first[0]["won"] is False and second[0]["forfeit"] is False
+    assert first[0]["forfeit"] is True and first[0]["won"] is False
+    assert second[0]["forfeit"] is False and second[0]["reference"] is None
+    trail = (await client.get("/api/matches", params={"agent": away, "limit": 50})).json()["matches"]
+    assert tables[away] not in {m["match_id"] for m in trail}  # the forfeited table was never the agent's
+
+
+async def test_a_round_whose_entrant_row_is_held_is_seated_once_it_is_free(
+        app: FastAPI, client: httpx.AsyncClient, caplog: pytest.LogCaptureFixture) -> None:
+    """The seating locks its entrants' agent rows as a join does. While another transaction holds one (a join, a
+    timeout), the round waits for it — on PostgreSQL by seating again a second later (`NOWAIT`: the seating never
+    queues behind a row lock, so it is never half of a deadlock), on SQLite behind the file's one writer — and the
+    entrant, free all along, plays its own seat."""
+    caplog.set_level(logging.INFO, logger="wodi.tournaments")
+    runtime: Runtime = app.state.runtime
+    (name, key), = await field(client, 1, "held")
+    event = await create(client, game="undercover", format="gauntlet", rounds=1, starts_at=soon(1.5),
+                         config={**QUICK, "n_players": 4, "n_undercover": 1})
+    await enter_all(client, event["tournament_id"], [(name, key)])
+    async with runtime.db.writer() as session:
+        agent = await agents_repo.by_name(session, name)
+        assert agent is not None
+        await agents_repo.by_id(session, agent.agent_id, lock=True)
+        await asyncio.sleep(3.0)  # the round falls due meanwhile
+    url = f"/api/tournaments/{event['tournament_id']}"
+    for _ in range(400):
+        view = (await client.get(url)).json()
+        if view["round_tables"]:
+            break
+        await asyncio.sleep(0.05)
+    seat, = [s for s in view["round_tables"][0]["tables"][0]["seats"] if s["name"] == name]
+    assert seat["reference"] is None, seat  # seated at its own seat: it sat nowhere else
+    active = (await client.get("/api/agents/me/active", headers=key)).json()["active"]
+    assert active["match_id"] == view["round_tables"][0]["tables"][0]["match_id"], active
+    retried = [r for r in caplog.records if "seating again" in r.getMessage()]
+    assert bool(retried) == (not runtime.db.is_sqlite), [r.getMessage() for r in caplog.records]

@@ -30,8 +30,7 @@ OnOpen = Callable[[AsyncSession, Match], Awaitable[None]]
 @dataclass(frozen=True)
 class SeatSpec:
     """Who takes a seat: an agent (`agent`), or a reference player (`persona`: the brain's persona slug; `dice`:
-    what seeds its draws, so the same seat in the same position draws alike). Both: the agent's seat, forfeited at
-    the deal — the reference plays it, and the seat does not hold the agent (conceded: one agent, one table)."""
+    what seeds its draws, so the same seat in the same position draws alike)."""
 
     name: str
     display_name: str
@@ -45,7 +44,7 @@ def _seat_row(match_id: str, seat: int, spec: SeatSpec, now: datetime) -> Seat:
     return Seat(match_id=match_id, seat=seat, agent_id=spec.agent.agent_id if spec.agent else None, name=spec.name,
                 display_name=spec.display_name, play_token_hash=tokens.digest(secrets.token_hex(16)),
                 meta={"persona": spec.persona, "dice": spec.dice} if spec.persona else {}, joined_at=now,
-                taken_over=bool(spec.persona), conceded=bool(spec.agent and spec.persona))
+                taken_over=bool(spec.persona))
 
 
 def _dealt(game: registry.AnyGame, config: Any, seats: Sequence[SeatSpec], seed: int,
@@ -66,10 +65,14 @@ def _dealt(game: registry.AnyGame, config: Any, seats: Sequence[SeatSpec], seed:
 
 
 async def open_seated(shell: Shell, game_name: str, config_json: dict[str, Any], seed: int,
-                      seats: Sequence[SeatSpec], on_open: OnOpen | None = None) -> Applied:
+                      seats: Sequence[SeatSpec], on_open: OnOpen | None = None,
+                      first: Callable[[AsyncSession], Awaitable[None]] | None = None) -> Applied:
     """Open and deal a match with `seats` taken in order (seat 0 first) and the deal of `seed`; the reference seats
-    play until an agent must act. `on_open` runs in the same transaction, once the match row exists."""
+    play until an agent must act. `first` runs in the same transaction before anything is written (its locks come
+    before the seats' own), `on_open` once the match row exists."""
     async with shell.db.writer() as session:
+        if first is not None:
+            await first(session)
         applied = await open_in(shell, session, game_name, config_json, seed, seats, on_open)
     await published(shell, applied)
     return applied

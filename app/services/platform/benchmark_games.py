@@ -3,7 +3,7 @@ what a finished one contributes to the report (`benchmark_report.GameFacts`)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -33,7 +33,8 @@ ELSEWHERE = "agent_seated_elsewhere"
 
 
 class RunEnded(Exception):
-    """The run ended (its agent cancelled it) while its next deal was being opened: the deal is not opened."""
+    """The run ended (its agent cancelled it), or another process opened the deal, while this one was opening it:
+    the deal is not opened here."""
 
 
 class SeatedElsewhere(RunEnded):
@@ -50,17 +51,25 @@ def _reference_seats(bench: Benchmark, planned: PlannedGame) -> dict[int, SeatSp
 
 def _linked(bench: Benchmark, planned: PlannedGame, kind: str) -> Any:
     async def link(session: AsyncSession, match: Match) -> None:
-        if kind == AGENT:  # the agent is seated only in a run that is still running, checked under the run's lock,
-            run = await bench_repo.get(session, bench.benchmark_id, lock=True)
-            if run is None or run.status != bench_repo.RUNNING:
-                raise RunEnded(bench.benchmark_id)
-            # and only while it sits nowhere else, checked under its row's lock as a join checks it
-            await agents_repo.by_id(session, bench.agent_id, lock=True)
-            if await match_repo.busy(session, [bench.agent_id], besides=match.match_id):
-                raise SeatedElsewhere(bench.benchmark_id)
         session.add(BenchmarkGame(benchmark_id=bench.benchmark_id, idx=planned.index, kind=kind,
                                   match_id=match.match_id))
     return link
+
+
+def _free(bench: Benchmark, planned: PlannedGame) -> Callable[[AsyncSession], Awaitable[None]]:
+    """Before the agent's match of a deal is written: the run still runs (under the run's lock), the deal is not
+    opened yet (another process may have been first), and the agent sits nowhere else — under its row's lock, as a
+    join checks it. Both locks are taken before any row is written, in the order run, agent."""
+    async def check(session: AsyncSession) -> None:
+        run = await bench_repo.get(session, bench.benchmark_id, lock=True)
+        if run is None or run.status != bench_repo.RUNNING:
+            raise RunEnded(bench.benchmark_id)
+        if any(g.idx == planned.index and g.kind == AGENT for g in await bench_repo.games(session, run.benchmark_id)):
+            raise RunEnded(bench.benchmark_id)  # opened by another process meanwhile
+        await agents_repo.by_id(session, bench.agent_id, lock=True)
+        if await match_repo.live_seat_of(session, bench.agent_id) is not None:
+            raise SeatedElsewhere(bench.benchmark_id)
+    return check
 
 
 async def play_reference(shell: Shell, bench: Benchmark, planned: PlannedGame) -> Match:
@@ -80,7 +89,7 @@ async def open_agent_match(shell: Shell, bench: Benchmark, agent: Agent, planned
     seats = list({**_reference_seats(bench, planned),
                   planned.seat: SeatSpec(agent.name, agent.display_name or agent.name, agent=agent)}.values())
     applied = await open_seated(shell, bench.game, bench.config, planned.seed, seats,
-                                _linked(bench, planned, AGENT))
+                                _linked(bench, planned, AGENT), first=_free(bench, planned))
     return applied.match.match_id
 
 

@@ -24,6 +24,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import matches as match_repo
@@ -47,6 +48,8 @@ from app.services.platform.tournament_standings import Game, standings
 
 log = logging.getLogger("wodi.tournaments")
 WATCH = 10.0  # seconds between checks of a running round (a safety net; match ends move the event at once)
+RESEAT = 1.0  # seconds before a round whose seating met a locked entrant row is seated again
+LOCK_NOT_AVAILABLE = "55P03"  # PostgreSQL's SQLSTATE for FOR UPDATE NOWAIT meeting a held row
 MAX_ROUNDS, MAX_ENTRANTS, MAX_PER_OWNER, MAX_BREAK = 50, 256, 8, 3600
 MAX_AHEAD = timedelta(days=60)
 READY = "tournament_table_ready"
@@ -242,9 +245,9 @@ def default_rounds(fmt: str, entrants: int, seats: int, shares: Mapping[str, int
 def _entrants(entries: Sequence[TournamentEntry], tables: Sequence[TournamentTable]) -> list[pairing.Entrant]:
     rows = {row["agent_id"]: row for row in ranking(entries, tables)}
     played: dict[str, Counter[str]] = defaultdict(Counter)
-    for table in tables:  # the sides of live tables count too (they are already dealt)
+    for table in tables:  # the sides of live tables count too (they are already dealt); a forfeited seat does not
         for seat in table.seats:
-            if seat["agent_id"]:
+            if seat["agent_id"] and not seat["reference"]:
                 played[seat["agent_id"]][seat["side"]] += 1
     return [pairing.Entrant(e.agent_id, e.owner_id or e.agent_id, rows[e.agent_id]["score"],
                             dict(played[e.agent_id])) for e in entries if e.withdrawn_at is None]
@@ -253,7 +256,7 @@ def _entrants(entries: Sequence[TournamentEntry], tables: Sequence[TournamentTab
 def _met(tables: Sequence[TournamentTable]) -> dict[pairing.Pair, int]:
     met: dict[pairing.Pair, int] = defaultdict(int)
     for table in tables:
-        keys = [s["agent_id"] for s in table.seats if s["agent_id"]]
+        keys = [s["agent_id"] for s in table.seats if s["agent_id"] and not s["reference"]]  # who sat there
         for i, a in enumerate(keys):
             for b in keys[i + 1:]:
                 met[frozenset((a, b))] += 1
@@ -280,7 +283,9 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
         event_row.rounds = default_rounds(event_row.format, len(entrants), seats_n, shares)
     rng = random.Random(f"{event_row.tournament_id}:{event_row.seed}:{round_no}")
     split = pairing.group(entrants, seats_n, event_row.format, _met(tables), shares, rng)
-    # Locked as a join locks them, so an entrant sits down elsewhere either before (and forfeits) or after this round.
+    # Locked as a join locks them, so an entrant sits down elsewhere either before (and forfeits) or after this
+    # round; without waiting (`NOWAIT`: a lock held by a join or a timeout is retried by `step`), so the seating is
+    # never one of two transactions waiting for each other's agent rows.
     agents = await repo.agents(session, [e.key for e in entrants], lock=True)
     away = await match_repo.busy(session, list(agents))
     reference = pool(CURRENT)
@@ -289,24 +294,23 @@ async def _seat_round(shell: Shell, session: AsyncSession, event_row: Tournament
         deal = _deal_seed(event_row, round_no, idx)
         sides = dealt_sides(game, config, deal)
         placed = pairing.seat(table, sides, shares, random.Random(f"{deal}:reference-seats"))
-        played = [s for s in range(seats_n) if s not in placed or placed[s].key in away]  # by the reference
+        # The reference plays the empty seats, and the seat of an entrant sitting at another table (a forfeit).
+        played = [s for s in range(seats_n) if s not in placed or placed[s].key in away]
         slugs = _reference_personas(event_row.opponents, reference, played, round_no + idx)
-        shown = reference.display_names({s: p for s, p in slugs.items() if s not in placed})
+        shown = reference.display_names(slugs)
         specs, marks = [], []
         for seat in range(seats_n):
             entrant = placed.get(seat)
-            if entrant is not None:
+            if entrant is not None and entrant.key not in away:
                 agent = agents[entrant.key]
-                forfeit = agent.agent_id in away  # sitting at another table: the reference plays this seat
-                specs.append(SeatSpec(agent.name, agent.display_name or agent.name, agent=agent,
-                                      persona=slugs[seat] if forfeit else None,
-                                      dice=f"{reference.version}:{deal}" if forfeit else None))
+                specs.append(SeatSpec(agent.name, agent.display_name or agent.name, agent=agent))
                 marks.append({"seat": seat, "agent_id": agent.agent_id, "side": sides[seat], "reference": None})
-            else:
+            else:  # the entrant's own seat stays in the table's marks: its forfeit is scored (`_record`)
                 slug = slugs[seat]
                 specs.append(SeatSpec(f"ref-{slug}-{seat}", shown[seat], persona=slug,
                                       dice=f"{reference.version}:{deal}"))
-                marks.append({"seat": seat, "agent_id": None, "side": sides[seat], "reference": slug})
+                marks.append({"seat": seat, "agent_id": entrant.key if entrant else None, "side": sides[seat],
+                              "reference": slug})
 
         async def link(session: AsyncSession, match: Match, idx: int = idx, marks: list[dict[str, Any]] = marks) \
                 -> None:
@@ -328,7 +332,7 @@ async def _announce(shell: Shell, session: AsyncSession, event_row: Tournament, 
     seated = {}
     for applied in opened:
         for seat in await match_repo.seats(session, applied.match.match_id):
-            if seat.agent_id and not seat.conceded:  # a forfeited seat: its agent is at another table
+            if seat.agent_id:
                 seated[seat.agent_id] = (applied.match, seat.seat)
     if not shell.hooked.may_have(list(seated)):
         return
@@ -352,6 +356,17 @@ def tournament_url(shell: Shell, tournament_id: str) -> str:
 async def step(shell: Shell, tournament_id: str) -> float | None:
     """Move the event on as far as it can go now (see the module docstring); returns its next due time. Safe to
     call any time from any process: a held event is skipped (its holder moves it)."""
+    try:
+        return await _step(shell, tournament_id)
+    except DBAPIError as error:
+        if getattr(error.orig, "sqlstate", None) != LOCK_NOT_AVAILABLE:
+            raise
+        log.info("tournament %s: an entrant's row is locked (a join or a timeout); seating again in %.0f s",
+                 tournament_id, RESEAT)
+        return shell.clock() + RESEAT
+
+
+async def _step(shell: Shell, tournament_id: str) -> float | None:
     opened: list[Applied] = []
     async with shell.db.writer() as session:
         event_row = await repo.get(session, tournament_id, lock=True, skip_locked=True)
