@@ -176,6 +176,9 @@ async def test_only_the_platform_opens_a_showcase(on: FastAPI) -> None:
         assert stranger.status_code == 422 and stranger.json()["detail"]["field"] == "agents"
         short = await client.post("/api/showcase", json={**body, "agents": names[:-1]}, headers=key)
         assert short.status_code == 422 and short.json()["detail"]["n_players"] == upcoming["n_players"]
+        twice = await client.post("/api/showcase", json={**body, "agents": [names[1].upper(), *names[1:]]},
+                                  headers=key)  # one bot named twice (names are not case-sensitive)
+        assert twice.status_code == 422 and twice.json()["detail"]["field"] == "agents", twice.text
         assert (await client.get("/api/matches", params={"showcase": "true"})).json()["count"] == 0
 
 

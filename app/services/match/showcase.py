@@ -22,7 +22,7 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from app.db import agents as agents_repo
 from app.db import matches as repo
-from app.db.models import Match
+from app.db.models import Agent, Match
 from app.games.installed import bot_play
 from app.protocol import registry
 from app.protocol.errors import ApiError
@@ -90,7 +90,15 @@ async def open_showcase(shell: Shell, game_name: str, agent_names: Sequence[str]
                        f"{len(agent_names)} named", field="agents", n_players=n_players)
     async with shell.db.writer() as session:
         await _check_open(shell, session, n_players)
-        specs = [await _bot_seat(shell, session, name) for name in agent_names]
+        found = {name: await _official(session, name) for name in agent_names}
+        if len({a.agent_id for a in found.values()}) != n_players:
+            raise ApiError("invalid_config", f"a {game_name} showcase seats {n_players} distinct official bots: a "
+                           "name was given twice", field="agents", n_players=n_players)
+        # Locked as a join locks its agent (one agent, one table), in id order like every seating of several agents.
+        for agent in sorted(found.values(), key=lambda a: a.agent_id):
+            await agents_repo.by_id(session, agent.agent_id, lock=True)
+            await check_can_sit(session, None, [], agent, {}, shell.settings)
+        specs = [seeded_matches.SeatSpec(a.name, a.display_name or a.name, agent=a) for a in found.values()]
 
         async def mark(session: AsyncSession, match: Match) -> None:
             match.showcase = True
@@ -122,13 +130,12 @@ async def _check_open(shell: Shell, session: AsyncSession, n_players: int) -> No
                        needed=n_players)
 
 
-async def _bot_seat(shell: Shell, session: AsyncSession, name: str) -> seeded_matches.SeatSpec:
+async def _official(session: AsyncSession, name: str) -> Agent:
     agent = await agents_repo.by_name(session, name.strip().lower())
     if agent is None or not agent.is_official:
         raise ApiError("invalid_config", f"{name!r} is not an official bot: a showcase seats official bots only",
                        field="agents")
-    await check_can_sit(session, None, [], agent, {}, shell.settings)
-    return seeded_matches.SeatSpec(agent.name, agent.display_name or agent.name, agent=agent)
+    return agent
 
 
 def _seats(name: str, config: dict[str, Any]) -> int:
