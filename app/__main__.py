@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sqlite3
 import sys
 from collections.abc import Callable
 from types import FrameType
@@ -41,6 +42,11 @@ def ready_to_start(settings: Settings) -> bool:
     database that is missing, unreachable or unmigrated, uvicorn's start-up would print a hundred-line traceback)."""
 
     async def check() -> None:
+        url = make_url(settings.database_url)
+        if url.get_backend_name() == "sqlite" and url.database not in (None, "", ":memory:"):
+            # Opened here first: aiosqlite's worker thread, failing to open it, could outlive this loop and print
+            # a traceback of its own as the process exits.
+            sqlite3.connect(url.database).close()
         engine = create_async_engine(settings.database_url)
         try:
             await schema.check(engine)
