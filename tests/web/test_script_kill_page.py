@@ -11,14 +11,16 @@ in English on a phone. Every step waits for what the pages show (no sleeps); onl
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import AsyncIterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
-from playwright.async_api import Browser, Locator, Page, ViewportSize, expect
+from playwright.async_api import Browser, Locator, Page, Route, ViewportSize, expect
 
 from tests.api.table import Table
 from tests.e2e.server import ROOT, Server
@@ -278,6 +280,41 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
         await expect(_tid(page, "sk-anchor")).to_have_count(2)
         await expect(_tid(page, "sk-actions")).to_be_hidden()
     await _fits_the_width(phone)
+
+
+async def test_the_forms_wait_for_the_seats_view_of_the_stage_the_bar_shows(
+        server: Server, api: httpx.AsyncClient, browser: Browser, pages: list[Watched]) -> None:
+    """The stage bar follows the event stream and the forms the seat's own view, which comes a moment later. Until
+    that view reaches the bar's stage the page offers no form: a `ready` left from the stage that ended would end the
+    person's part of the new one (`ready` names no stage). The seat's view is held back here to make the moment last."""
+    table = ScriptKillTable(api)
+    await table.open()
+    url = f"{server.base_url}/match/{table.match_id}#play={table.tokens[PERSON]}"
+    pages.append(await _open_page(browser, url, {"width": 1280, "height": 900}))
+    person = pages[0].page
+    await _at_stage(person, "script_handout")
+    await expect(_tid(person, "sk-action-ready")).to_be_visible(timeout=WAIT)
+
+    released = asyncio.Event()
+    held: list[str] = []
+    snapshot_path = f"/api/matches/{table.match_id}"
+
+    async def hold(route: Route) -> None:
+        held.append(route.request.url)
+        await released.wait()
+        await route.continue_()
+
+    await person.route(lambda url: urlsplit(url).path == snapshot_path, hold)
+    await table.ready_all()  # the person's seat readies over HTTP: the page learns of it from the stream only
+    await _at_stage(person, "self_intro")
+    assert held, "the page read no snapshot after the stage changed"
+    await expect(_tid(person, "sk-actions")).to_be_hidden()
+    await expect(_tid(person, "sk-action-ready")).to_have_count(0)
+
+    released.set()
+    await person.unroute_all(behavior="wait")
+    await expect(_tid(person, "sk-action-speak")).to_be_visible(timeout=WAIT)  # seat 0 introduces itself first
+    assert (await table.snap(PERSON))["you"]["next_action"] == "speak"
 
 
 async def test_a_finished_match_shows_anchors_ending_and_review_in_english_on_a_phone(
