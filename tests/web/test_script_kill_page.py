@@ -282,18 +282,22 @@ async def test_a_person_plays_a_seat_while_agents_drive_a_live_compressed_match(
     await _fits_the_width(phone)
 
 
-async def test_the_forms_wait_for_the_seats_view_of_the_stage_the_bar_shows(
+async def test_the_controls_wait_for_the_seats_view_of_the_phase_the_board_shows(
         server: Server, api: httpx.AsyncClient, browser: Browser, pages: list[Watched]) -> None:
-    """The stage bar follows the event stream and the forms the seat's own view, which comes a moment later. Until
-    that view reaches the bar's stage the page offers no form: a `ready` left from the stage that ended would end the
-    person's part of the new one (`ready` names no stage). The seat's view is held back here to make the moment last."""
+    """The board follows the event stream and the seat's controls its own view, read a moment later. Until that view
+    has seen the stage the bar shows, the controls left from the stage that ended are inert: their `ready` would end
+    the person's part of the new stage (`ready` names no stage). The seat's view is held back here to make the moment
+    last, and the stale `ready` is pressed through whatever covers it."""
     table = ScriptKillTable(api)
     await table.open()
     url = f"{server.base_url}/match/{table.match_id}#play={table.tokens[PERSON]}"
     pages.append(await _open_page(browser, url, {"width": 1280, "height": 900}))
     person = pages[0].page
     await _at_stage(person, "script_handout")
-    await expect(_tid(person, "sk-action-ready")).to_be_visible(timeout=WAIT)
+    ready = _tid(person, "sk-action-ready").locator("button")
+    await expect(ready).to_be_visible(timeout=WAIT)
+    controls = person.locator("#you .play-controls")
+    await expect(controls).to_have_attribute("data-behind", "false")
 
     released = asyncio.Event()
     held: list[str] = []
@@ -308,13 +312,20 @@ async def test_the_forms_wait_for_the_seats_view_of_the_stage_the_bar_shows(
     await table.ready_all()  # the person's seat readies over HTTP: the page learns of it from the stream only
     await _at_stage(person, "self_intro")
     assert held, "the page read no snapshot after the stage changed"
-    await expect(_tid(person, "sk-actions")).to_be_hidden()
-    await expect(_tid(person, "sk-action-ready")).to_have_count(0)
+    await expect(controls).to_have_attribute("data-behind", "true")
+    await expect(ready).to_be_visible()  # still drawn (no flicker), but inert
+    await ready.click(force=True)  # a person's press on the stale button
 
     released.set()
     await person.unroute_all(behavior="wait")
+    await expect(controls).to_have_attribute("data-behind", "false", timeout=WAIT)
     await expect(_tid(person, "sk-action-speak")).to_be_visible(timeout=WAIT)  # seat 0 introduces itself first
-    assert (await table.snap(PERSON))["you"]["next_action"] == "speak"
+    you = (await table.snap(PERSON))["you"]
+    assert you["next_action"] == "speak", you["next_action"]  # the press did not give the floor away
+    log = (await table.snap(None))["public_log"]
+    start = next(ev["seq"] for ev in log if ev["type"] == "stage_changed" and ev["sub_stage"] == "self_intro")
+    sent = [ev for ev in log if ev["seq"] > start and ev["type"] == "player_ready" and ev["seat"] == PERSON]
+    assert not sent, f"the stale ready was sent: {sent}"
 
 
 async def test_a_finished_match_shows_anchors_ending_and_review_in_english_on_a_phone(

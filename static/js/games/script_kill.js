@@ -483,7 +483,7 @@ export default function scriptKill(kit) {
       return [chip("sk-role", me.character ? me.character.name : "", { testid: "sk-you-character" }), play.panels(me, snap)];
     },
 
-    play: (me, snap, model) => play.play(me, snap, model),
+    play: (me, snap) => play.play(me, snap),
 
     streamItem(ev, model, round) {
       const draw = ITEMS[ev.type];

@@ -280,16 +280,10 @@ export function actionPanel(kit) {
 
   return {
     // `page.play`: the seat holder's controls: the private panels, then the forms of the allowed actions.
-    // The stage bar follows the event stream (`model.sub`); the forms come with the seat's view (`snap.sub_stage`).
-    // For a moment after a stage ends the two differ, and a form of the other stage would act in this one (`ready`
-    // names no stage): until the seat's view reaches the stage the bar shows, no form is drawn.
-    play(me, snap, model) {
+    play(me, snap) {
       current = { me, snap };
-      const shown = model?.sub || null;
-      const agreed = !shown || !snap.sub_stage || shown === snap.sub_stage;
       // Leaving is the seat panel's (../match/play.js: a button that asks first), not a form here.
-      const allowed = snap.status === "in_progress" && agreed
-        ? (me.allowed_actions || []).filter((a) => a.type !== "concede") : [];
+      const allowed = snap.status === "in_progress" ? (me.allowed_actions || []).filter((a) => a.type !== "concede") : [];
       update(allowed);
       slot.hidden = !allowed.length;
       return { key: keyOf(me, allowed), draw: () => [privatePanels(me), slot] };

@@ -3,7 +3,7 @@
 
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
-import { baseTitle, game, kit, Q, SEATS_FOR, seat, state, T, ui } from "./page.js";
+import { baseTitle, behind, game, kit, Q, SEATS_FOR, seat, state, T, ui } from "./page.js";
 import { canTakeSeat, drawJoin, drawSeat } from "./play.js";
 
 const afterRender = [];
@@ -161,7 +161,8 @@ function you(snap, model) {
 
 export function renderBoard(model) {
   const total = (game.turnTotal && game.turnTotal(model)) || 60;
-  const me = state.view === "all" && state.snap && seat.held && !M.isTerminal(model.status) ? state.snap.you : null;
+  const me = state.view === "all" && state.snap && seat.held && !M.isTerminal(model.status) && !behind(state.snap)
+    ? state.snap.you : null;
   const ctx = { q: Q, deadline: liveDeadline(model), total, view: state.view, me: me || null };
   header(model);
   ui.grid.dataset.stage = model.stage;

@@ -3,7 +3,7 @@
 import * as M from "./model.js";
 import { appendItem, renderBoard } from "./board.js";
 import { backOff, getJSON } from "./fetching.js";
-import { API, game, setConn, state, T, WAIT_S } from "./page.js";
+import { API, behind, game, setConn, state, T, WAIT_S } from "./page.js";
 import { onRefresh } from "./play.js";
 import { showAll } from "./replay.js";
 
@@ -28,7 +28,9 @@ function ingest(events) {
   for (const ev of events) {
     if (ev.seq <= state.model.lastSeq) continue;
     state.events.push(ev);
+    const phase = state.model.phase;
     const round = M.apply(state.model, ev, game);
+    if (state.model.phase !== phase) state.phaseSeq = ev.seq;
     state.roundOf.set(ev.seq, round);
     if (state.view === "all") appendItem(ev, state.model, round);
     fresh += 1;
@@ -57,7 +59,9 @@ async function refreshSnapshot() {
             if (state.view === "all") renderBoard(state.model);
           }
         } catch {
-          // The next long-poll reports trouble; the snapshot only refines the countdown.
+          // The next long-poll reports trouble. While the seat's controls wait for this read (the stream has shown
+          // a phase the last snapshot had not), the table may be waiting on this seat: read again in a second.
+          if (behind(state.snap)) setTimeout(refreshSnapshot, 1000);
         }
       } while (again);
     } finally {

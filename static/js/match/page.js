@@ -48,9 +48,16 @@ export const state = {
   roundOf: new Map(), // seq → round
   model: null,
   since: 0,
+  phaseSeq: 0, // the seq of the last streamed event that moved the phase (live.js)
   view: "all", // "all", a round number, or "play"
   player: null, // the "play from the start" cursor
 };
+
+// Whether the board (the event stream) has moved to a phase this snapshot has not seen yet: the seat's controls
+// in it belong to the phase that ended.
+export function behind(snap) {
+  return state.phaseSeq > (snap?.events_total ?? Infinity);
+}
 
 export function setConn(kind, text) {
   ui.conn.dataset.state = kind;

@@ -13,7 +13,7 @@
 import { append, clear, format, h } from "../dom.js";
 import * as M from "./model.js";
 import { lastSettings, options, quickStart, withAnotherCategory } from "../quickstart.js";
-import { BOT_SEATS, game, kit, Q, seat, SEATS_FOR, T } from "./page.js";
+import { behind, BOT_SEATS, game, kit, Q, seat, SEATS_FOR, T } from "./page.js";
 import { friendly, keepSeat } from "./seat.js";
 
 let refresh = () => Promise.resolve();
@@ -182,6 +182,13 @@ export function drawSeat(el, snap, model) {
   const ctx = playContext(me);
   const own = game.play ? game.play(me, snap, model, ctx) : { key: "none", draw: () => [] };
   const controls = keep(el, `${own.key}`, () => h("div", { class: "play-controls" }, own.draw()));
+  // The board follows the event stream; the controls come with the seat's view, read a moment later. Until that
+  // view has seen the phase the board shows, its controls are the phase that ended: a press would act in the new
+  // one (a `ready` or an approval names no phase), so they wait, dimmed and inert.
+  const waiting = behind(snap);
+  controls.inert = waiting;
+  controls.classList.toggle("behind", waiting);
+  controls.dataset.behind = String(waiting);
   keepNotice(`${snap.status}|${snap.phase}|${me.next_action}`);
   const message = h("p", { class: "play-message", id: "play-message", "data-testid": "play-message", role: "status",
     data: { kind: notice.kind }, hidden: !notice.text, text: notice.text });
