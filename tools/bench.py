@@ -6,9 +6,10 @@
     python -m tools.bench --tables 10 --database postgresql+asyncpg://… --processes 1,2   # 1 vs 2 processes
 
 Prints games/s, actions/s, p50/p99 action latency, p50/p99 turn hand-off (from an action's response to the
-next actor's long-poll return) and errors, then one summary line. The hand-offs are also split by whether the next
-actor's long-poll was already sent when the action was answered (the server's wake-up) or only after (then it
-includes that request's own trip through the server: a voter whose vote closed the round, say).
+next actor's long-poll return), how busy the spawned servers and the machine were (a server near a whole core is
+saturated, and its p99 is then queueing), and errors, then one summary line. The hand-offs are also split by
+whether the next actor's long-poll was already sent when the action was answered (the server's wake-up) or only
+after (then it includes that request's own trip through the server: a voter whose vote closed the round, say).
 """
 
 from __future__ import annotations
@@ -223,8 +224,8 @@ async def run(base_urls: list[str], tables: int, rounds: int, indexes: list[int]
     return figures
 
 
-def report(figures: Figures, label: str, tables: int) -> str:
-    """The figures, one per line, then one SUMMARY line."""
+def report(figures: Figures, label: str, tables: int, load: str | None = None) -> str:
+    """The figures, one per line (`load`: how busy the servers and the machine were), then one SUMMARY line."""
     rate = figures.games / figures.elapsed, figures.actions / figures.elapsed
     act = [percentile(figures.latencies, q) * 1000 for q in (0.5, 0.99)]
     hand = [percentile(figures.handoffs, q) * 1000 for q in (0.5, 0.99)]
@@ -237,6 +238,7 @@ def report(figures: Figures, label: str, tables: int) -> str:
         f"{figures.early} woken before the action's response arrived)",
         f"  to a long-poll already sent p50={split[0]:.1f}ms p99={split[1]:.1f}ms (n={len(figures.waiting)}); "
         f"to one sent after the action's answer p50={split[2]:.1f}ms p99={split[3]:.1f}ms (n={len(figures.late)})",
+        *([load] if load else []),
         f"errors={len(figures.errors)}",
         *(f"  error: {error}" for error in figures.errors[:5]),
         f"SUMMARY {label} T={tables}: {rate[0]:.2f} games/s, {rate[1]:.1f} actions/s, action p50/p99 "
@@ -269,6 +271,29 @@ def cpu_seconds(pid: int) -> float:
     except OSError:
         return 0.0
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def machine_jiffies() -> tuple[int, int]:
+    """(busy, all) clock ticks of every core so far, from /proc/stat's `cpu` line (idle and iowait are not busy;
+    zeros where it cannot be read)."""
+    try:
+        fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:]]
+    except (OSError, ValueError, IndexError):
+        return 0, 0
+    idle = sum(fields[3:5])
+    return sum(fields) - idle, sum(fields)
+
+
+def load_line(pids: list[int], before: list[float], jiffies: tuple[int, int], elapsed: float) -> str:
+    """How busy the spawned servers and the whole machine were since `before` / `jiffies`: a closed-loop bench runs
+    the servers as fast as the machine lets them, so a server near a whole core means its p99 is mostly queueing."""
+    spent = sum(cpu_seconds(pid) - then for pid, then in zip(pids, before, strict=True))
+    busy, total = (now - then for now, then in zip(machine_jiffies(), jiffies, strict=True))
+    cores = os.cpu_count() or 1
+    machine = f"{100 * busy / total:.0f} % of its {cores} cores" if total else "unknown"
+    return (f"load: the server{'s' if len(pids) > 1 else ''} used {spent:.2f} s of CPU in {elapsed:.1f} s "
+            f"({100 * spent / elapsed / len(pids):.0f} % of a core each); the machine was busy {machine} "
+            f"(servers, clients, database)")
 
 
 def port_free(port: int) -> None:
@@ -314,12 +339,15 @@ def main() -> None:
         processes = [spawn(database, args.port + i) for i in range(count)]
         try:
             urls = [f"http://127.0.0.1:{args.port + i}" for i in range(count)]
+            pids = [process.pid for process in processes]
+            before, jiffies, began = [cpu_seconds(pid) for pid in pids], machine_jiffies(), time.perf_counter()
             results[count] = run_workers(urls, args.tables, args.batches, args.workers)
+            load = load_line(pids, before, jiffies, time.perf_counter() - began)
         finally:
             for process in processes:
                 process.terminate()
                 process.wait(10)
-        print(report(results[count], f"{database.split(':', 1)[0]} processes={count}", args.tables), flush=True)
+        print(report(results[count], f"{database.split(':', 1)[0]} processes={count}", args.tables, load), flush=True)
     if len(results) > 1:
         base = min(results)
         for count, figures in results.items():
