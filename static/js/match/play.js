@@ -187,7 +187,6 @@ export function drawSeat(el, snap, model) {
   // one (a `ready` or an approval names no phase), so they wait, dimmed and inert.
   const waiting = behind(snap);
   controls.inert = waiting;
-  controls.classList.toggle("behind", waiting);
   controls.dataset.behind = String(waiting);
   keepNotice(`${snap.status}|${snap.phase}|${me.next_action}`);
   const message = h("p", { class: "play-message", id: "play-message", "data-testid": "play-message", role: "status",
