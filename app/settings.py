@@ -84,6 +84,10 @@ class Settings(BaseSettings):
     `end` = only after it, as `compete_mode` matches always do."""
     bots_enabled: bool = True
     """Run the lobby bot filler (the official bots) with the server; `false`: a server without bots."""
+    bots_elsewhere: bool = False
+    """The official bots run in a process this server does not start (`python -m app.bots --wake` on a machine of
+    their own, with `WODI_BOTS_ENABLED=false` here): quick starts seat them in the room's own transaction all the
+    same. Without it (and without `WODI_BOTS_ENABLED`) they take a quick start's seats by joining."""
     bots_process: bool = True
     """`true`: the official bots run in a child process of their own (`python -m app.bots`), off the server's event
     loop, woken over HTTP by the server's lobby long-poll; `false`: on the server's own event loop."""

@@ -4,11 +4,12 @@
 pool (`app.bots.pool`: registration, growth up to `pool_max` per persona, the reserve), the lobby
 (`app.bots.lobby`: which waiting rooms get which bots) and the seats (`app.bots.seats`: one play task per seated
 agent, resumed after a restart). It registers the pool, resumes the tables its agents still sit at, then every
-`poll_interval` seconds lists the waiting rooms; `wake` (the server passes the lobby key of its notifier) ends the
-pause between passes as soon as a room to fill at once is opened, so a quick-start room never waits for the next
-poll. With `showcase`, each regular pass also opens the platform's showcase when nothing public is live
-(`app.bots.showcase`). Errors are logged and retried with back-off; `stop()` cancels everything and closes the
-client.
+`poll_interval` seconds takes up the seats the server gave its agents (`Seats.adopt`: a quick start seats free
+official agents in its own transaction) and lists the waiting rooms; `wake` (the server passes the lobby key of its
+notifier) ends the pause between passes as soon as a room to fill at once is opened, so a quick-start room never
+waits for the next poll. With `showcase`, each regular pass also opens the platform's showcase when nothing public
+is live (`app.bots.showcase`). Errors are logged and retried with back-off; `stop()` cancels everything and closes
+the client.
 
 The server can run it in-process::
 
@@ -53,6 +54,10 @@ class Wake(Protocol):
         """The rooms to fill at once the last wake-up brought (taken once), or None: the filler lists them."""
         ...
 
+    def seats(self) -> list[dict[str, Any]] | None:
+        """The official agents' live seats the last wake-up brought (taken once), or None: the filler asks."""
+        ...
+
 
 class LobbyFiller:
     """Fills waiting rooms with official bots and plays their games; see the module docstring."""
@@ -94,6 +99,11 @@ class LobbyFiller:
     @property
     def urgent_seats(self) -> int:
         return self.lobby.urgent_seats
+
+    @property
+    def adopted(self) -> int:
+        """Seats the server gave our agents (a quick start's) that they took up."""
+        return self.seats.adopted
 
     @property
     def running(self) -> bool:
@@ -172,8 +182,13 @@ class LobbyFiller:
                 # `poll_interval` apart however often the filler is woken).
                 regular = not woken or time.monotonic() - last_full >= self.poll_interval
                 last_full = time.monotonic() if regular else last_full
+                brought = woken and self.wake is not None
+                # First the seats the server gave our agents (a quick start's, in its own transaction): the rooms
+                # then read them as taken.
+                if await self.seats.adopt(self.wake.seats() if brought and self.wake is not None else None):
+                    self.pool.top_up()  # the server took idle agents: register the reserve's next ones
                 await self.fill_once(urgent_only=not regular,
-                                     urgent=self.wake.rooms() if woken and self.wake is not None else None)
+                                     urgent=self.wake.rooms() if brought and self.wake is not None else None)
                 if regular and self.showcase is not None:
                     await self.showcase.once()
                 backoff = 0.25

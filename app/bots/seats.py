@@ -1,7 +1,9 @@
 """The seated official bots: one asyncio task per agent at a table, playing it through `MatchPlayer`.
 
-After a restart the agents go back to the tables they still sit at (`resume`). An agent whose key the server no
-longer accepts is registered again; whatever ends its game, it is free for the next room.
+After a restart the agents go back to the tables they still sit at (`resume`). The server may seat an agent itself
+(a quick start's bots, in the transaction that opens the room): `adopt` plays every seat the server lists for an
+agent that is at no table here. An agent whose key the server no longer accepts is registered again; whatever ends
+its game, it is free for the next room.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ class Seats:
         self.think = think
         self.poll_wait = poll_wait
         self.tasks: dict[str, asyncio.Task[None]] = {}  # handle → play task
+        self.adopted = 0  # seats the server gave our agents, taken up by `adopt`
+        self.left: dict[str, str] = {}  # handle → the match its last play task ended in
         self.client: httpx.AsyncClient | None = None  # set while the filler runs
 
     @property
@@ -60,7 +64,33 @@ class Seats:
                 log.info("%s: back to %s (%s)", agent.handle, active["match_id"], active["status"])
                 self.seat(agent, str(active["match_id"]))
 
+    async def adopt(self, seats: list[dict[str, Any]] | None = None) -> int:
+        """Play the seats the server gave our agents: every live seat it lists (`seats` as `GET /api/bots/seats`
+        answers; None: ask it) of an agent of ours with a key that is at no table here. An agent in a room's
+        line-up (its `match_id` set, its join under way) learns where it sits from the join's answer. Returns how
+        many seats were taken up."""
+        if seats is None:
+            response = await self.pool.http.get("/api/bots/seats",
+                                                headers={"X-Official-Bot-Key": self.pool.official_key})
+            response.raise_for_status()
+            seats = list(response.json()["seats"])
+        ours = {agent.handle: agent for agent in self.pool.agents}
+        taken = 0
+        for listed in seats:
+            agent = ours.get(str(listed.get("name")))
+            if agent is None or not agent.key or agent.match_id or agent.handle in self.tasks:
+                continue
+            if self.left.get(agent.handle) == listed["match_id"]:  # a list read before that match ended
+                continue
+            log.info("%s: seated at %s by the server", agent.handle, listed["match_id"])
+            self.seat(agent, str(listed["match_id"]))
+            taken += 1
+        self.adopted += taken
+        return taken
+
     def seat(self, agent: BotAgent, match_id: str) -> None:
+        if agent.handle in self.tasks:  # already playing (the server's list and a join's answer can both tell)
+            return
         agent.match_id = match_id
         self.tasks[agent.handle] = asyncio.create_task(self._play(agent, match_id), name=f"wodi-bot-{agent.handle}")
 
@@ -80,6 +110,7 @@ class Seats:
             log.exception("%s: play loop for %s failed", agent.handle, match_id)
         finally:
             agent.match_id = None
+            self.left[agent.handle] = match_id
             self.tasks.pop(agent.handle, None)
 
     def cancel(self) -> list[asyncio.Task[None]]:

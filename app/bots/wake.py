@@ -19,6 +19,7 @@ class HttpWake:
                                          headers={"User-Agent": BOT_USER_AGENT, "X-Official-Bot-Key": official_key})
         self._latest = 0
         self._rooms: list[dict[str, Any]] | None = None
+        self._seats: list[dict[str, Any]] | None = None
         self.figures: Callable[[], tuple[int, int]] | None = None  # (pool size, idle), reported with each wait
 
     def latest(self) -> int:
@@ -32,13 +33,18 @@ class HttpWake:
         response.raise_for_status()
         body = response.json()
         self._latest = max(self._latest, int(body["latest"]))
-        self._rooms = body.get("rooms")
+        self._rooms, self._seats = body.get("rooms"), body.get("seats")
         return self._latest
 
     def rooms(self) -> list[dict[str, Any]] | None:
         """The rooms to fill at once that came with the last wake-up (once; None: list them)."""
         rooms, self._rooms = self._rooms, None
         return rooms
+
+    def seats(self) -> list[dict[str, Any]] | None:
+        """The official agents' live seats that came with the last wake-up (once; None: ask for them)."""
+        seats, self._seats = self._seats, None
+        return seats
 
     async def aclose(self) -> None:
         await self._client.aclose()

@@ -247,6 +247,34 @@ async def live_official_seats(session: AsyncSession) -> int:
     return int((await session.execute(query)).scalar_one())
 
 
+_LIVE_AGENTS = (select(Seat.agent_id).join(Match, Match.match_id == Seat.match_id)
+                .where(Match.status.in_(LIVE), Seat.conceded.is_(False), Seat.agent_id.is_not(None)))
+
+
+async def free_official(session: AsyncSession) -> list[tuple[str, str]]:
+    """(agent id, name) of every official agent that holds no live seat (`live_seat_of`)."""
+    query = select(Agent.agent_id, Agent.name).where(Agent.is_official.is_(True), Agent.agent_id.not_in(_LIVE_AGENTS))
+    return [(agent_id, name) for agent_id, name in await session.execute(query)]
+
+
+async def lock_agents(session: AsyncSession, agent_ids: Sequence[str]) -> set[str]:
+    """Those of `agent_ids` whose rows this transaction now holds locked. On PostgreSQL a row another transaction
+    holds is skipped (`SKIP LOCKED`), not waited for: that agent is being seated elsewhere. SQLite's writers are
+    serialised already."""
+    if not agent_ids:
+        return set()
+    query = select(Agent.agent_id).where(Agent.agent_id.in_(agent_ids)).with_for_update(skip_locked=True)
+    return set((await session.execute(query)).scalars())
+
+
+async def official_seats(session: AsyncSession) -> list[tuple[str, str]]:
+    """(agent name, match id) of every live seat an official agent holds."""
+    query = (select(Agent.name, Seat.match_id).join(Seat, Seat.agent_id == Agent.agent_id)
+             .join(Match, Match.match_id == Seat.match_id)
+             .where(Agent.is_official.is_(True), Match.status.in_(LIVE), Seat.conceded.is_(False)))
+    return [(name, match_id) for name, match_id in await session.execute(query)]
+
+
 async def open_seats_to_fill_now(session: AsyncSession) -> int:
     """Open seats of the waiting rooms the official bots are to fill at once."""
     query = select(func.coalesce(func.sum(Match.n_players - Match.seats_taken), 0)).where(

@@ -30,7 +30,8 @@ def as_read(model: type[M], row: Mapping[Any, Any]) -> M:
 async def insert_whole(session: AsyncSession, obj: Any) -> None:
     """INSERT `obj`, a new mapped object. An attribute left None takes its column's plain default first, as a flush
     would set it; a column with a computed default must be set by the object's maker. IntegrityError as a flush
-    would raise it (a taken unique name, say)."""
+    would raise it (a taken unique name, say). Every column reads afterwards as written (None where left unset).
+    """
     table = cast(Table, type(obj).__table__)
     values: dict[str, Any] = {}
     for column in table.columns:
@@ -39,6 +40,7 @@ async def insert_whole(session: AsyncSession, obj: Any) -> None:
         if value is None and default is not None and default.is_scalar:
             value = default.arg  # type: ignore[attr-defined]  # a ScalarElementColumnDefault's value
             setattr(obj, column.key, value)
+        obj.__dict__.setdefault(column.key, value)  # read as written, not expired, once the object is detached
         values[column.name] = value
     statement = _INSERTS.get(table.name)
     if statement is None:  # one per table, kept: a new construct costs its cache key on every execution

@@ -66,6 +66,64 @@ async def test_a_quick_start_is_seated_by_bots_at_once(server: Server) -> None:
         assert _seconds_to_start(snap) < 600, "seated by fill_now, not by the ten-minute fill_after"
 
 
+async def _registered(client: httpx.AsyncClient, per_persona: int) -> None:
+    """Until the bots' process has registered its first `per_persona` agents of every persona (bounded)."""
+    handles = [p.handle(i) for p in PERSONAS for i in range(1, per_persona + 1)]
+    for _ in range(300):
+        found = await asyncio.gather(*(client.get(f"/api/agents/{handle}") for handle in handles))
+        if all(r.status_code == 200 for r in found):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError("the bots' process did not register its agents")
+
+
+async def test_free_bots_are_seated_in_the_quick_starts_own_transaction_and_play(server: Server) -> None:
+    """With the bots' agents registered and free, the server seats them while it opens the room: the quick start
+    answers with the table dealt. The bots' process learns of those seats from the server and plays them."""
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        await _registered(client, 2)
+        started = await client.post("/api/play", json={"name": "小李"}, headers=device(9))
+        assert started.status_code == 201, started.text
+        answer = started.json()
+        assert answer["status"] == "in_progress" and answer["seats_open"] == 0, answer
+        url, mine = f"/api/matches/{answer['match_id']}", {"X-Play-Token": answer["play_token"]}
+        snap = (await client.get(url, headers=mine)).json()
+        bots = {p["seat"]: p["name"] for p in snap["players"][1:]}
+        assert all(p["is_official"] for p in snap["players"][1:]) and len(bots) == 5
+        assert len({persona_of_handle(name) for name in bots.values()}) == 5, "one bot per persona"
+        joined = {e["seat"]: e["ts"] for e in snap["public_log"] if e["type"] == "player_joined"}
+        created = next(e["ts"] for e in snap["public_log"] if e["type"] == "match_created")
+        assert {joined[seat] for seat in bots} == {created}, "seated in the transaction that opened the room"
+        for _ in range(60):  # each long-poll returns on the next change (bounded, not timed)
+            if any(e["type"] == "speech_posted" and e["seat"] in bots for e in snap["public_log"]):
+                break
+            if snap["you"]["your_turn"]:
+                spoke = await client.post(f"{url}/action", json={"type": "speak", "text": "这东西很常见"},
+                                          headers=mine)
+                assert spoke.status_code == 200, spoke.text
+            snap = (await client.get(url, params={"wait": 10, "wait_for": "any_change"}, headers=mine)).json()
+        assert any(e["type"] == "speech_posted" and e["seat"] in bots for e in snap["public_log"]), \
+            "the bots' process plays the seats the server gave its agents"
+
+
+async def test_a_host_calling_the_bots_in_gets_them_seated_in_the_same_transaction(server: Server) -> None:
+    async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
+        await _registered(client, 1)
+        host = (await client.post("/api/agents", json={"name": "fill-host"})).json()
+        headers = {"Authorization": f"Bearer {host['api_key']}"}
+        created = await client.post("/api/matches", json={"config": {"n_players": 4, "n_undercover": 1}},
+                                    headers=headers)
+        assert created.status_code == 201, created.text
+        url = f"/api/matches/{created.json()['match_id']}"
+        filled = await client.post(f"{url}/fill", headers=headers)
+        assert filled.status_code == 200, filled.text
+        assert filled.json() == {"match_id": created.json()["match_id"], "status": "in_progress", "fill_now": True,
+                                 "seats_open": 0}
+        players = (await client.get(url, headers=headers)).json()["players"][1:]
+        assert len(players) == 3 and all(p["is_official"] for p in players)
+        assert len({persona_of_handle(p["name"]) for p in players}) == 3
+
+
 async def test_the_pool_grows_to_its_limit_then_refuses(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
         # Three 6-seat tables need 15 bots: more than the 12 the filler starts with (two per persona).

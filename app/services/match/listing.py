@@ -51,6 +51,13 @@ async def list_matches(shell: Shell, *, status: str | None, newest_first: bool, 
         return [_summary(shell, m, seats[m.match_id], agents) for m in matches]
 
 
+async def official_seats(shell: Shell) -> list[dict[str, str]]:
+    """Every live seat of an official agent, `{"name", "match_id"}`: what the bots' process plays (the seats the
+    server gave its agents included)."""
+    async with shell.db.reader() as session:
+        return [{"name": name, "match_id": match_id} for name, match_id in await repo.official_seats(session)]
+
+
 async def live_counts(shell: Shell) -> dict[tuple[str, str], int]:
     """(game, status) → matches waiting or in progress: the lobby's per-game figures."""
     async with shell.db.reader() as session:

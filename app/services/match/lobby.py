@@ -35,3 +35,7 @@ class LobbyWake:
     def rooms(self) -> None:
         """In process the filler lists the rooms itself (a wake-up here carries none)."""
         return None
+
+    def seats(self) -> None:
+        """In process the filler asks for its agents' seats itself."""
+        return None

@@ -36,6 +36,7 @@ from app.services.rating import ratings
 
 log = logging.getLogger("wodi.matches")
 Check = Callable[[AsyncSession, str], Awaitable[None]]  # (session, client digest) → raises to refuse
+Pick = Callable[[AsyncSession, int], Awaitable[list[Sitter]]]  # (session, open seats) → who takes them
 SEATS_FOR = ("all", "agents", "people")  # the room option of who may sit: people and agents, agents, people
 RECENT_MATCHES = 20  # a deal avoids what any of its players drew in their last this many dealt matches
 
@@ -165,11 +166,13 @@ async def _sitting(session: AsyncSession, shell: Shell, match_id: str | None, se
 
 
 async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_meta: dict[str, Any], *,
-                 fill_now: bool = False, check: Check | None = None) -> tuple[Applied, str]:
+                 fill_now: bool = False, check: Check | None = None, bots: Pick | None = None) -> tuple[Applied, str]:
     """Open a waiting room with the caller in seat 0; returns it and seat 0's play token. With `fill_now` the
     official bots are asked to take every other seat at once (the lobby wake-up is sent on commit) and the room
     remembers the client that opened it (`quick_client`); `check(session, client)` runs first in the same
-    transaction (the quick start's share of the pool)."""
+    transaction (the quick start's share of the pool). `bots(session, open_seats)` names the agents that take the
+    open seats in the same transaction, before the wake-up (the quick start's official bots: a full table is dealt
+    before the room's creation is answered)."""
     game = _game(str(body.get("game") or registry.default_name()))
     config = game.parse_config(body.get("config"))
     seats_for = str(body.get("seats_for") or "all")
@@ -193,12 +196,21 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
         await rows.insert_whole(session, host)
         events = _stamped(outcome.events)
         await repo.add_events(session, match.match_id, events, match.updated_at)
-        await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
+        state, taken = outcome.state, [(host, sitting)]
+        more: list[dict[str, Any]] = []
+        if bots is not None:
+            joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
+                     for bot in await bots(session, match.n_players - 1)]
+            if joins:  # stored as a batch of joins is (its wake-up staged with it)
+                state, more, _, seated = await _take_seats(session, shell, match, game, state, [host], joins)
+                events, taken = events + more, taken + seated
+        if not more:
+            await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
         lobby_seq = lobby.next_seq(shell.notifier) if fill_now else 0
         if fill_now:
             await shell.notifier.stage(session, lobby.LOBBY, lobby_seq, None)
-        applied = Applied(match, game, outcome.state, 0, events)
-    await _published(shell, applied, [(host, sitting)])
+        applied = Applied(match, game, state, 0, events)
+    await _published(shell, applied, taken)
     if fill_now:
         await shell.notifier.publish(lobby.LOBBY, lobby_seq)
     return applied, token
@@ -245,35 +257,44 @@ async def _join_batch(match_id: str, joins: list[_Join]) -> list[Applied | Excep
     """One transaction: lock the match, seat each sitter in arrival order (a refused one alone changes nothing:
     its checks and the rules run before any write), store, commit, then publish once."""
     shell = joins[0].shell  # one queue per process: every join of a batch comes from the same one
-    results: list[Applied | Exception] = []
-    taken: list[tuple[Seat, _Sitting]] = []
     async with shell.db.writer() as session:
         match, game, state = await _locked_match(session, match_id, shell.cache)
         seats = await repo.seat_rows(session, match_id)
-        before, events = state, []
-        for job in joins:
-            try:
-                sitting = await _sitting(session, shell, match_id, seats, job.sitter, job.body, job.seat_meta,
-                                         match.seats_for or "all")
-                outcome = game.apply(state, await _join_command(session, game, match, seats, sitting), now=job.now)
-            except (ApiError, GameError) as refused:
-                results.append(refused)
-                continue
-            state = outcome.state
-            if isinstance(game, registry.RemembersContent):
-                match.content = game.content_key(state)
-            seat = _seat(match_id, len(seats), sitting, job.token, job.seat_meta)
-            await rows.insert_whole(session, seat)
-            seats.append(seat)
-            taken.append((seat, sitting))
-            mine = _stamped(outcome.events)
-            events += mine
-            results.append(Applied(match, game, state, seat.seat, mine))
-        if events:
-            match.seats_taken = len(seats)
-            state, events = await _store(shell, session, match, game, state, events, joins[-1].now, before)
+        state, events, results, taken = await _take_seats(session, shell, match, game, state, seats, joins)
     await _published(shell, Applied(match, game, state, None, events), taken)
     return results
+
+
+async def _take_seats(session: AsyncSession, shell: Shell, match: Match, game: Game, state: Any, seats: list[Seat],
+                      joins: Sequence[_Join]) -> tuple[Any, list[dict[str, Any]], list[Applied | Exception],
+                                                       list[tuple[Seat, _Sitting]]]:
+    """Seat each sitter of `joins` after `seats` (a refused one is its error in the results and changes nothing),
+    then store what they changed: (the state and events as stored, each join's result, the seats taken)."""
+    results: list[Applied | Exception] = []
+    taken: list[tuple[Seat, _Sitting]] = []
+    before, events = state, []
+    for job in joins:
+        try:
+            sitting = await _sitting(session, shell, match.match_id, seats, job.sitter, job.body, job.seat_meta,
+                                     match.seats_for or "all")
+            outcome = game.apply(state, await _join_command(session, game, match, seats, sitting), now=job.now)
+        except (ApiError, GameError) as refused:
+            results.append(refused)
+            continue
+        state = outcome.state
+        if isinstance(game, registry.RemembersContent):
+            match.content = game.content_key(state)
+        seat = _seat(match.match_id, len(seats), sitting, job.token, job.seat_meta)
+        await rows.insert_whole(session, seat)
+        seats.append(seat)
+        taken.append((seat, sitting))
+        mine = _stamped(outcome.events)
+        events += mine
+        results.append(Applied(match, game, state, seat.seat, mine))
+    if events:
+        match.seats_taken = len(seats)
+        state, events = await _store(shell, session, match, game, state, events, joins[-1].now, before)
+    return state, events, results, taken
 
 
 async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat],
@@ -441,18 +462,22 @@ async def abort(shell: Shell, match_id: str, caller: Caller) -> Applied:
 
 
 async def fill(shell: Shell, match_id: str, caller: Caller,
-               check: Callable[[AsyncSession, int], Awaitable[None]] | None = None) -> Match:
+               check: Callable[[AsyncSession, int], Awaitable[None]] | None = None,
+               bots: Pick | None = None) -> Match:
     """The host (seat 0) of a waiting room calls in the official bots: the room is marked `fill_now` and the bot
     filler woken, so they take every open seat at once — when the room takes agents and leaves them no more seats
     than its game allows (`app.games.installed.bot_seats`, read from the room's config; else 409
-    `seats_left_for_players`). `check(session, open_seats)` runs in the same transaction (the pool's capacity). A room
-    already marked answers unchanged."""
+    `seats_left_for_players`). `check(session, open_seats)` runs in the same transaction (the pool's capacity), and
+    `bots(session, open_seats)` names agents that take open seats in it (as `create`'s). A room already marked
+    answers unchanged."""
 
     async def mark() -> Match:
+        events: list[dict[str, Any]] = []
+        taken: list[tuple[Seat, _Sitting]] = []
         async with shell.db.writer() as session:
-            match, _, _ = await _locked_match(session, match_id, shell.cache)
-            seats = [seat_dict(s, official=False) for s in await repo.seat_rows(session, match_id)]
-            if seat_of(seats, caller) != 0:
+            match, game, state = await _locked_match(session, match_id, shell.cache)
+            rows_ = await repo.seat_rows(session, match_id)
+            if seat_of([seat_dict(s, official=False) for s in rows_], caller) != 0:
                 raise ApiError("not_host", "only the host (seat 0) can call in the bots")
             if match.status != "waiting":
                 raise ApiError("match_not_waiting", f"the match is {match.status}, not waiting for players",
@@ -470,8 +495,16 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
                 await check(session, open_seats)
             await repo.mark_fill_now(session, match_id)
             match.fill_now = True
+            if bots is not None:
+                now = shell.clock()
+                joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
+                         for bot in await bots(session, open_seats)]
+                if joins:
+                    state, events, _, taken = await _take_seats(session, shell, match, game, state, rows_, joins)
             seq = lobby.next_seq(shell.notifier)
             await shell.notifier.stage(session, lobby.LOBBY, seq, None)
+        if events:
+            await _published(shell, Applied(match, game, state, None, events), taken)
         await shell.notifier.publish(lobby.LOBBY, seq)
         return match
 

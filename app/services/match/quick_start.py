@@ -1,14 +1,20 @@
 """The quick start (issue 17): a person picks a game's few choices, takes seat 0, and the official bots take every
-other seat at once — the room is marked `fill_now` and the bot filler is woken on the lobby key of the notifier
-(`app.services.match.lobby`), so it never waits for `WODI_BOT_FILL_AFTER`."""
+other seat at once. When the bots run (`WODI_BOTS_ENABLED`, `WODI_BOTS_ELSEWHERE`), the server seats the free official
+agents itself, in the transaction that opens the room, so a full table is dealt before the quick start is answered
+however busy the server is; the bots' process learns of its agents' seats from the lobby wake-up and plays them.
+Seats no free agent could take (the pool has to grow first) are left to the bots' process: the room is marked
+`fill_now` and the bot filler is woken on the lobby key of the notifier (`app.services.match.lobby`), so it never
+waits for `WODI_BOT_FILL_AFTER`."""
 
 from __future__ import annotations
 
+import random
+from collections import Counter
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.bots.personas import PERSONAS
+from app.bots.personas import PERSONAS, Persona
 from app.db import matches as repo
 from app.db.models import Match
 from app.protocol import registry
@@ -105,8 +111,54 @@ async def start(shell: Shell, name: str, sitter: Sitter, choices: dict[str, Any]
     body = {"game": name, "config": config, "player": player, "seats_for": seats_for}
     if invites(game):
         return await matches.create(shell, sitter, body, seat_meta)
+    bots = pick_official(shell) if seats_bots(shell) else None
     return await matches.create(shell, sitter, body, seat_meta, fill_now=True,
-                                check=share_check(shell, n_players - 1))
+                                check=share_check(shell, n_players - 1), bots=bots)
+
+
+def seats_bots(shell: Shell) -> bool:
+    """Whether the server seats the official bots itself: when they run, with this cluster (`WODI_BOTS_ENABLED`)
+    or on their own (`WODI_BOTS_ELSEWHERE`). Otherwise whoever runs them fills quick starts by joining."""
+    settings = shell.settings
+    return (settings.bots_enabled or settings.bots_elsewhere) and bool(settings.official_bot_key)
+
+
+def pick_official(shell: Shell) -> matches.Pick:
+    """The free official agents that take a quick start's open seats: at most one of each persona (more only when
+    the table has more open seats than there are personas), the personas with the most free agents first, each
+    persona's lowest-numbered free agent first; only agents the bots' process holds (up to `WODI_BOT_POOL_MAX` per
+    persona). Fewer than the open seats when too few are free: the bots' process fills the rest."""
+    index = {p.handle(i): (p, i) for p in PERSONAS for i in range(1, shell.settings.bot_pool_max + 1)}
+
+    async def pick(session: AsyncSession, needed: int) -> list[Sitter]:
+        free: dict[Persona, list[tuple[int, str]]] = {p: [] for p in PERSONAS}
+        for agent_id, name in await repo.free_official(session):
+            if name in index:
+                persona, number = index[name]
+                free[persona].append((number, agent_id))
+        order = list(PERSONAS)
+        random.shuffle(order)
+        order.sort(key=lambda p: -len(free[p]))
+        line = {p: [agent_id for _, agent_id in sorted(free[p])] for p in order}
+        cap = max(1, -(-needed // len(PERSONAS)))
+        chosen: list[str] = []
+        count: Counter[Persona] = Counter()
+        while len(chosen) < needed:
+            # A round: the next free agent of each persona under its cap. An agent another quick start is seating
+            # at this moment (PostgreSQL: its row is locked) is skipped; its persona offers its next agent next round.
+            batch = [(p, line[p][0]) for p in order if count[p] < cap and line[p]][:needed - len(chosen)]
+            for persona, _ in batch:
+                line[persona].pop(0)
+            if not batch:
+                break
+            locked = await repo.lock_agents(session, [agent_id for _, agent_id in batch])
+            for persona, agent_id in batch:
+                if agent_id in locked:
+                    chosen.append(agent_id)
+                    count[persona] += 1
+        return [Sitter(agent_id=agent_id) for agent_id in chosen]
+
+    return pick
 
 
 async def fill(shell: Shell, match_id: str, caller: Caller) -> Match:
@@ -116,7 +168,7 @@ async def fill(shell: Shell, match_id: str, caller: Caller) -> Match:
     async def free(session: AsyncSession, needed: int) -> None:
         await check_bots_free(shell, session, needed)
 
-    return await matches.fill(shell, match_id, caller, free)
+    return await matches.fill(shell, match_id, caller, free, bots=pick_official(shell) if seats_bots(shell) else None)
 
 
 def _seats(game: Any, config: dict[str, Any]) -> int:
