@@ -23,6 +23,11 @@ class Persona:
         """`bot_adai@wodi` for the first agent, `bot_adai2@wodi` for the second, …"""
         return f"bot_{self.slug}@wodi" if index <= 1 else f"bot_{self.slug}{index}@wodi"
 
+    @property
+    def bio(self) -> str:
+        """The profile text of the persona's agents."""
+        return f"Wodi 官方机器人。发言：{self.style}；投票：{self.tendency}。"
+
     def name_for(self, index: int = 1) -> str:
         """The display name of the persona's `index`-th agent."""
         if index <= 1:

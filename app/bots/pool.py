@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 import httpx
 
-from app.bots.personas import PERSONAS, Persona
+from app.bots.personas import PERSONAS, Persona, persona_of_handle
 from app.bots.player import error_code
 
 log = logging.getLogger("app.bots")
@@ -51,8 +51,7 @@ class RegistrationRefused(RuntimeError):
 async def register_bot(client: httpx.AsyncClient, official_key: str, handle: str, display_name: str,
                        persona: Persona) -> str:
     """(Re-)register one official bot; returns its fresh API key."""
-    body = {"name": handle, "display_name": display_name,
-            "bio": f"Wodi 官方机器人。发言：{persona.style}；投票：{persona.tendency}。"}
+    body = {"name": handle, "display_name": display_name, "bio": persona.bio}
     response = await client.post("/api/agents", json=body, headers={"X-Official-Bot-Key": official_key})
     if response.status_code == 201:
         return str(response.json()["api_key"])
@@ -128,6 +127,14 @@ class Pool:
             return agent
         return next((a for a in self.agents if a.persona is persona and not a.key and a.match_id is None
                      and a not in taken), None)
+
+    def taken(self) -> None:
+        """The server seated idle agents itself (a quick start's, `Seats.adopt`): when a persona is down to less
+        than half the reserve, demand is outrunning it — double it as a room gone short does — then register what
+        the reserve lacks."""
+        if any(sum(a.persona is p and a.idle for a in self.agents) * 2 < self.wanted for p in PERSONAS):
+            self.short()
+        self.top_up()
 
     def short(self) -> None:
         """A room found a persona without an idle agent: demand outran the reserve, so double it (every persona
@@ -219,7 +226,7 @@ class Pool:
         failed = False
         for agent, result in zip(fresh, results, strict=True):
             if isinstance(result, BaseException):
-                log.warning("registering %s failed: %s", agent.handle, result)
+                log.warning("registering %s failed: %r", agent.handle, result)
                 failed = True
         if any(isinstance(r, RegistrationRefused) for r in results):
             raise next(r for r in results if isinstance(r, RegistrationRefused))
@@ -231,6 +238,21 @@ class Pool:
         so how far the reserve's registrations have got does not change which persona a room leaves out."""
         mine = [a for a in self.agents if a.persona is persona]
         return sum(not a.match_id for a in mine) + self.pool_max - len(mine)
+
+    def named(self, handle: str) -> BotAgent | None:
+        """The pool's agent `handle`; an official handle the pool has not reached yet (the server made it for a
+        quick start) joins the pool with the persona's agents before it, unregistered. None: not an official
+        handle, or past `pool_max`."""
+        agent = next((a for a in self.agents if a.handle == handle), None)
+        persona = persona_of_handle(handle)
+        if agent is not None or persona is None:
+            return agent
+        number = handle[len("bot_") + len(persona.slug):-len("@wodi")]
+        if not number.isdigit() or persona.handle(int(number)) != handle or int(number) > self.pool_max:
+            return None
+        while agent is None and (grown := self.grow(persona)) is not None:
+            agent = grown if grown.handle == handle else None
+        return agent
 
     def grow(self, persona: Persona) -> BotAgent | None:
         """The persona's next agent (not yet registered), or None when the persona's pool is full."""

@@ -186,7 +186,7 @@ class LobbyFiller:
                 # First the seats the server gave our agents (a quick start's, in its own transaction): the rooms
                 # then read them as taken.
                 if await self.seats.adopt(self.wake.seats() if brought and self.wake is not None else None):
-                    self.pool.top_up()  # the server took idle agents: register the reserve's next ones
+                    self.pool.taken()
                 await self.fill_once(urgent_only=not regular,
                                      urgent=self.wake.rooms() if brought and self.wake is not None else None)
                 if regular and self.showcase is not None:

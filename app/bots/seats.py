@@ -66,19 +66,19 @@ class Seats:
 
     async def adopt(self, seats: list[dict[str, Any]] | None = None) -> int:
         """Play the seats the server gave our agents: every live seat it lists (`seats` as `GET /api/bots/seats`
-        answers; None: ask it) of an agent of ours with a key that is at no table here. An agent in a room's
-        line-up (its `match_id` set, its join under way) learns where it sits from the join's answer. Returns how
-        many seats were taken up."""
+        answers; None: ask it) of an official agent that is at no table here — one the server made for a quick
+        start joins the pool and is registered (a fresh key) before it plays. An agent in a room's line-up (its
+        `match_id` set, its join under way) learns where it sits from the join's answer, and one the reserve is
+        registering is taken up by the next list. Returns how many seats were taken up."""
         if seats is None:
             response = await self.pool.http.get("/api/bots/seats",
                                                 headers={"X-Official-Bot-Key": self.pool.official_key})
             response.raise_for_status()
             seats = list(response.json()["seats"])
-        ours = {agent.handle: agent for agent in self.pool.agents}
         taken = 0
         for listed in seats:
-            agent = ours.get(str(listed.get("name")))
-            if agent is None or not agent.key or agent.match_id or agent.handle in self.tasks:
+            agent = self.pool.named(str(listed.get("name")))
+            if agent is None or agent.match_id is not None or agent.handle in self.tasks:
                 continue
             if self.left.get(agent.handle) == listed["match_id"]:  # a list read before that match ended
                 continue
@@ -95,10 +95,12 @@ class Seats:
         self.tasks[agent.handle] = asyncio.create_task(self._play(agent, match_id), name=f"wodi-bot-{agent.handle}")
 
     async def _play(self, agent: BotAgent, match_id: str) -> None:
-        player = MatchPlayer(self.http, agent.key, match_id, agent.persona, llm=self.llm, stats=self.stats,
-                             rng=random.Random(self.rng.random()), think=self.think,
-                             wait=self.poll_wait, name=agent.handle)
         try:
+            if not agent.key:  # made by the server for a quick start: nobody holds its key yet
+                await self.pool.register(agent)
+            player = MatchPlayer(self.http, agent.key, match_id, agent.persona, llm=self.llm, stats=self.stats,
+                                 rng=random.Random(self.rng.random()), think=self.think,
+                                 wait=self.poll_wait, name=agent.handle)
             final = await player.run()
             self.stats.games += 1
             log.info("%s finished %s: %s", agent.handle, match_id, _outcome(final, player.seat))

@@ -21,6 +21,14 @@ async def by_key_hash(session: AsyncSession, key_hash: str) -> Agent | None:
     return (await session.execute(select(Agent).where(Agent.api_key_hash == key_hash))).scalar_one_or_none()
 
 
+async def insert_unless_named(session: AsyncSession, values: Mapping[str, Any]) -> bool:
+    """INSERT an agent row unless its name is taken (`ON CONFLICT (name) DO NOTHING`: on PostgreSQL a row another
+    transaction is inserting under that name is waited for, never duplicated); whether it was inserted."""
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    statement = dialect.insert(Agent).values(**values).on_conflict_do_nothing(index_elements=["name"])
+    return bool((await session.execute(statement.returning(Agent.agent_id))).first())
+
+
 _BY_ID = select(Agent).where(Agent.agent_id == bindparam("agent_id"))  # built once: every join and room asks
 _BY_ID_LOCKED = _BY_ID.with_for_update()
 

@@ -251,10 +251,10 @@ _LIVE_AGENTS = (select(Seat.agent_id).join(Match, Match.match_id == Seat.match_i
                 .where(Match.status.in_(LIVE), Seat.conceded.is_(False), Seat.agent_id.is_not(None)))
 
 
-async def free_official(session: AsyncSession) -> list[tuple[str, str]]:
-    """(agent id, name) of every official agent that holds no live seat (`live_seat_of`)."""
-    query = select(Agent.agent_id, Agent.name).where(Agent.is_official.is_(True), Agent.agent_id.not_in(_LIVE_AGENTS))
-    return [(agent_id, name) for agent_id, name in await session.execute(query)]
+async def officials(session: AsyncSession) -> list[tuple[str, str, bool]]:
+    """(agent id, name, whether it holds a live seat (`live_seat_of`)) of every official agent."""
+    query = select(Agent.agent_id, Agent.name, Agent.agent_id.in_(_LIVE_AGENTS)).where(Agent.is_official.is_(True))
+    return [(agent_id, name, bool(busy)) for agent_id, name, busy in await session.execute(query)]
 
 
 async def lock_agents(session: AsyncSession, agent_ids: Sequence[str]) -> set[str]:

@@ -33,8 +33,19 @@ async def insert_whole(session: AsyncSession, obj: Any) -> None:
     would raise it (a taken unique name, say). Every column reads afterwards as written (None where left unset).
     """
     table = cast(Table, type(obj).__table__)
+    values = whole_values(obj)
+    statement = _INSERTS.get(table.name)
+    if statement is None:  # one per table, kept: a new construct costs its cache key on every execution
+        statement = _INSERTS[table.name] = insert(table)
+    await session.execute(statement, values)  # one row's values: a plain execute, not executemany
+    make_transient_to_detached(obj)
+
+
+def whole_values(obj: Any) -> dict[str, Any]:
+    """Column name → value of every column of `obj`, a new mapped object, as `insert_whole` writes them (a plain
+    default where left None)."""
     values: dict[str, Any] = {}
-    for column in table.columns:
+    for column in cast(Table, type(obj).__table__).columns:
         value = getattr(obj, column.key)
         default = column.default
         if value is None and default is not None and default.is_scalar:
@@ -42,8 +53,4 @@ async def insert_whole(session: AsyncSession, obj: Any) -> None:
             setattr(obj, column.key, value)
         obj.__dict__.setdefault(column.key, value)  # read as written, not expired, once the object is detached
         values[column.name] = value
-    statement = _INSERTS.get(table.name)
-    if statement is None:  # one per table, kept: a new construct costs its cache key on every execution
-        statement = _INSERTS[table.name] = insert(table)
-    await session.execute(statement, values)  # one row's values: a plain execute, not executemany
-    make_transient_to_detached(obj)
+    return values

@@ -94,23 +94,9 @@ async def _register(
     bio, homepage = _clean(body.get("bio")), _clean(body.get("homepage"))
     _check_profile_fields(bio, homepage)
     key = tokens.new_secret(tokens.API_KEY_PREFIX)
-    agent = Agent(
-        agent_id=tokens.new_agent_id(),
-        name=name,
-        display_name=_clean(body.get("display_name")) or name,
-        bio=bio,
-        homepage=homepage,
-        contact=_clean(body.get("contact")),
-        api_key_hash=tokens.digest(key),
-        api_key_prefix=tokens.key_prefix(key),
-        claim_token=None if official else tokens.new_claim_token(),
-        is_official=official,
-        provider_id=provider_id,
-        provider_meta=provider_meta,
-        wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
-        created_at=utcnow(), last_seen_at=utcnow(),  # registering is being seen: the first calls write nothing
-        claimed_at=None, owner_id=None, suspended=None,  # every column set: the row is whole without a read
-    )
+    agent = _new_agent(name, _clean(body.get("display_name")) or name, bio, key, official=official,
+                       homepage=homepage, contact=_clean(body.get("contact")), provider_id=provider_id,
+                       provider_meta=provider_meta)
     existing = await repo.by_name(session, name) if official else None  # others: the unique name decides
     if existing is not None and existing.is_official:
         # The operator re-registering an official bot (say, after a restart) gets a fresh key for it.
@@ -124,6 +110,37 @@ async def _register(
     except IntegrityError as exc:
         raise ApiError("name_taken", f"the name {name!r} is taken", name=name) from exc
     return agent, key, False
+
+
+def _new_agent(name: str, display_name: str, bio: str | None, key: str, *, official: bool,
+               homepage: str | None = None, contact: str | None = None, provider_id: str | None = None,
+               provider_meta: dict[str, Any] | None = None) -> Agent:
+    return Agent(
+        agent_id=tokens.new_agent_id(),
+        name=name,
+        display_name=display_name,
+        bio=bio,
+        homepage=homepage,
+        contact=contact,
+        api_key_hash=tokens.digest(key),
+        api_key_prefix=tokens.key_prefix(key),
+        claim_token=None if official else tokens.new_claim_token(),
+        is_official=official,
+        provider_id=provider_id,
+        provider_meta=provider_meta,
+        wins=0, losses=0, draws=0, aborts=0, turns=0, timeouts=0, refusals=0, abandoned=0,
+        created_at=utcnow(), last_seen_at=utcnow(),  # registering is being seen: the first calls write nothing
+        claimed_at=None, owner_id=None, suspended=None,  # every column set: the row is whole without a read
+    )
+
+
+async def make_official(session: AsyncSession, name: str, display_name: str, bio: str) -> str | None:
+    """A new official bot made by the server itself (a quick start's table needs a persona's next agent): its key
+    is drawn and dropped, so nobody holds it until the bots' process registers the agent again (a fresh key).
+    Returns the new agent's id, or None when the name exists already (the bots' process registered it, or another
+    quick start made it first)."""
+    agent = _new_agent(name, display_name, bio, tokens.new_secret(tokens.API_KEY_PREFIX), official=True)
+    return agent.agent_id if await repo.insert_unless_named(session, rows.whole_values(agent)) else None
 
 
 def bearer_key(authorization: str | None) -> str | None:

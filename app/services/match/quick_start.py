@@ -20,6 +20,7 @@ from app.db.models import Match
 from app.protocol import registry
 from app.protocol.errors import ApiError
 from app.protocol.registry import AnyGame, QuickStarts
+from app.services.identity import agents as agent_service
 from app.services.match import matches
 from app.services.match.seating import Caller, Sitter
 from app.services.match.shell import Shell
@@ -124,21 +125,27 @@ def seats_bots(shell: Shell) -> bool:
 
 
 def pick_official(shell: Shell) -> matches.Pick:
-    """The free official agents that take a quick start's open seats: at most one of each persona (more only when
-    the table has more open seats than there are personas), the personas with the most free agents first, each
-    persona's lowest-numbered free agent first; only agents the bots' process holds (up to `WODI_BOT_POOL_MAX` per
-    persona). Fewer than the open seats when too few are free: the bots' process fills the rest."""
-    index = {p.handle(i): (p, i) for p in PERSONAS for i in range(1, shell.settings.bot_pool_max + 1)}
+    """The official agents that take a quick start's open seats: at most one of each persona (more only when the
+    table has more open seats than there are personas), the personas with the most to spare first (free agents and
+    room to grow, as the bots' own line-ups choose), each persona's lowest-numbered free agent first. A persona with
+    no free agent gets its next one made (`bot_adai3@wodi`, …, up to `WODI_BOT_POOL_MAX`), with a key nobody holds
+    until the bots' process registers it again. Fewer than the open seats only when the pool is at its limit, or an
+    agent to be made is being made at this moment elsewhere: the bots' process then fills the rest by joining."""
+    pool_max = shell.settings.bot_pool_max
+    index = {p.handle(i): (p, i) for p in PERSONAS for i in range(1, pool_max + 1)}
 
     async def pick(session: AsyncSession, needed: int) -> list[Sitter]:
         free: dict[Persona, list[tuple[int, str]]] = {p: [] for p in PERSONAS}
-        for agent_id, name in await repo.free_official(session):
+        top = dict.fromkeys(PERSONAS, 0)  # each persona's highest agent number in use
+        for agent_id, name, busy in await repo.officials(session):
             if name in index:
                 persona, number = index[name]
-                free[persona].append((number, agent_id))
+                top[persona] = max(top[persona], number)
+                if not busy:
+                    free[persona].append((number, agent_id))
         order = list(PERSONAS)
         random.shuffle(order)
-        order.sort(key=lambda p: -len(free[p]))
+        order.sort(key=lambda p: -(len(free[p]) + pool_max - top[p]))
         line = {p: [agent_id for _, agent_id in sorted(free[p])] for p in order}
         cap = max(1, -(-needed // len(PERSONAS)))
         chosen: list[str] = []
@@ -156,6 +163,18 @@ def pick_official(shell: Shell) -> matches.Pick:
                 if agent_id in locked:
                     chosen.append(agent_id)
                     count[persona] += 1
+        made: list[tuple[str, Persona, int]] = []
+        for persona in order:
+            while len(chosen) + len(made) < needed and count[persona] < cap and top[persona] < pool_max:
+                top[persona] += 1
+                count[persona] += 1
+                made.append((persona.handle(top[persona]), persona, top[persona]))
+        # Made in one order everywhere (by handle): two quick starts making agents at once wait for each other's
+        # names in the same order, never in a cycle.
+        for handle, persona, number in sorted(made, key=lambda m: m[0]):
+            new = await agent_service.make_official(session, handle, persona.name_for(number), persona.bio)
+            if new is not None:
+                chosen.append(new)
         return [Sitter(agent_id=agent_id) for agent_id in chosen]
 
     return pick
