@@ -53,6 +53,9 @@ async def register_bot(client: httpx.AsyncClient, official_key: str, handle: str
     """(Re-)register one official bot; returns its fresh API key."""
     body = {"name": handle, "display_name": display_name, "bio": persona.bio}
     response = await client.post("/api/agents", json=body, headers={"X-Official-Bot-Key": official_key})
+    if response.status_code == 409 and error_code(response) == "name_taken":
+        # The server made the agent for a quick start at the same moment: registering it again now rotates its key.
+        response = await client.post("/api/agents", json=body, headers={"X-Official-Bot-Key": official_key})
     if response.status_code == 201:
         return str(response.json()["api_key"])
     code = error_code(response)

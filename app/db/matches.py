@@ -257,13 +257,15 @@ async def officials(session: AsyncSession) -> list[tuple[str, str, bool]]:
     return [(agent_id, name, bool(busy)) for agent_id, name, busy in await session.execute(query)]
 
 
-async def lock_agents(session: AsyncSession, agent_ids: Sequence[str]) -> set[str]:
-    """Those of `agent_ids` whose rows this transaction now holds locked. On PostgreSQL a row another transaction
-    holds is skipped (`SKIP LOCKED`), not waited for: that agent is being seated elsewhere. SQLite's writers are
-    serialised already."""
-    if not agent_ids:
+async def lock_free(session: AsyncSession, agent_ids: Sequence[str] = (), names: Sequence[str] = ()) -> set[str]:
+    """Of the agents `agent_ids` or named `names`, the ids of those that hold no live seat, their rows now locked by
+    this transaction. On PostgreSQL a row another transaction holds is skipped (`SKIP LOCKED`), not waited for: that
+    agent is being seated elsewhere. SQLite's writers are serialised already."""
+    if not agent_ids and not names:
         return set()
-    query = select(Agent.agent_id).where(Agent.agent_id.in_(agent_ids)).with_for_update(skip_locked=True)
+    chosen = Agent.agent_id.in_(agent_ids) if agent_ids else Agent.name.in_(names)
+    query = (select(Agent.agent_id).where(chosen, Agent.agent_id.not_in(_LIVE_AGENTS))
+             .with_for_update(skip_locked=True))
     return set((await session.execute(query)).scalars())
 
 

@@ -127,7 +127,7 @@ def seats_bots(shell: Shell) -> bool:
 def pick_official(shell: Shell) -> matches.Pick:
     """The official agents that take a quick start's open seats: at most one of each persona (more only when the
     table has more open seats than there are personas), the personas with the most to spare first (free agents and
-    room to grow, as the bots' own line-ups choose), each persona's lowest-numbered free agent first. A persona with
+    room to grow, as the bots' own line-ups choose), a random one of each persona's free agents. A persona with
     no free agent gets its next one made (`bot_adai3@wodi`, …, up to `WODI_BOT_POOL_MAX`), with a key nobody holds
     until the bots' process registers it again. Fewer than the open seats only when the pool is at its limit, or an
     agent to be made is being made at this moment elsewhere: the bots' process then fills the rest by joining."""
@@ -146,7 +146,8 @@ def pick_official(shell: Shell) -> matches.Pick:
         order = list(PERSONAS)
         random.shuffle(order)
         order.sort(key=lambda p: -(len(free[p]) + pool_max - top[p]))
-        line = {p: [agent_id for _, agent_id in sorted(free[p])] for p in order}
+        # Each persona's free agents in random order: quick starts at the same moment try different ones.
+        line = {p: random.sample([agent_id for _, agent_id in free[p]], len(free[p])) for p in order}
         cap = max(1, -(-needed // len(PERSONAS)))
         chosen: list[str] = []
         count: Counter[Persona] = Counter()
@@ -158,23 +159,28 @@ def pick_official(shell: Shell) -> matches.Pick:
                 line[persona].pop(0)
             if not batch:
                 break
-            locked = await repo.lock_agents(session, [agent_id for _, agent_id in batch])
+            locked = await repo.lock_free(session, [agent_id for _, agent_id in batch])
             for persona, agent_id in batch:
                 if agent_id in locked:
                     chosen.append(agent_id)
                     count[persona] += 1
-        made: list[tuple[str, Persona, int]] = []
+        wanted: list[Persona] = []
         for persona in order:
-            while len(chosen) + len(made) < needed and count[persona] < cap and top[persona] < pool_max:
-                top[persona] += 1
+            while len(chosen) + len(wanted) < needed and count[persona] < cap and top[persona] < pool_max:
                 count[persona] += 1
-                made.append((persona.handle(top[persona]), persona, top[persona]))
-        # Made in one order everywhere (by handle): two quick starts making agents at once wait for each other's
-        # names in the same order, never in a cycle.
-        for handle, persona, number in sorted(made, key=lambda m: m[0]):
-            new = await agent_service.make_official(session, handle, persona.name_for(number), persona.bio)
-            if new is not None:
-                chosen.append(new)
+                wanted.append(persona)
+        # Made in one order everywhere (persona, then number): two quick starts making agents at once wait for each
+        # other's names in the same order, never in a cycle. A name taken meanwhile (another quick start made it,
+        # or the bots' process registered it) is seated if it is still free, else the persona's next is tried.
+        for persona in sorted(wanted, key=lambda p: p.slug):
+            while top[persona] < pool_max:
+                top[persona] += 1
+                handle = persona.handle(top[persona])
+                new = await agent_service.make_official(session, handle, persona.name_for(top[persona]), persona.bio)
+                found = [new] if new is not None else sorted(await repo.lock_free(session, names=[handle]))
+                if found:
+                    chosen += found
+                    break
         return [Sitter(agent_id=agent_id) for agent_id in chosen]
 
     return pick
