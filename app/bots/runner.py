@@ -185,8 +185,11 @@ class LobbyFiller:
                 brought = woken and self.wake is not None
                 # First the seats the server gave our agents (a quick start's, in its own transaction): the rooms
                 # then read them as taken.
-                if await self.seats.adopt(self.wake.seats() if brought and self.wake is not None else None):
-                    self.pool.taken()
+                try:
+                    if await self.seats.adopt(self.wake.seats() if brought and self.wake is not None else None):
+                        self.pool.taken()
+                except httpx.HTTPError as exc:  # the rooms are filled all the same; the next pass asks again
+                    log.warning("lobby filler: the server's list of our seats: %s: %s", type(exc).__name__, exc)
                 await self.fill_once(urgent_only=not regular,
                                      urgent=self.wake.rooms() if brought and self.wake is not None else None)
                 if regular and self.showcase is not None:

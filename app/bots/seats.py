@@ -103,6 +103,7 @@ class Seats:
                                  wait=self.poll_wait, name=agent.handle)
             final = await player.run()
             self.stats.games += 1
+            self.left[agent.handle] = match_id  # ended (or gone): a list read before the end must not seat it again
             log.info("%s finished %s: %s", agent.handle, match_id, _outcome(final, player.seat))
         except BotKeyRejected as exc:
             log.warning("%s: key rejected (%s); re-registering", agent.handle, exc)
@@ -110,9 +111,8 @@ class Seats:
                 await self.pool.register(agent)
         except Exception:
             log.exception("%s: play loop for %s failed", agent.handle, match_id)
-        finally:
+        finally:  # a play loop that failed leaves a live seat the next list brings back to it
             agent.match_id = None
-            self.left[agent.handle] = match_id
             self.tasks.pop(agent.handle, None)
 
     def cancel(self) -> list[asyncio.Task[None]]:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, NamedTuple, cast
 
-from sqlalchemy import Table, and_, bindparam, func, insert, select, update
+from sqlalchemy import Table, and_, bindparam, func, insert, or_, select, update
 from sqlalchemy.engine import Dialect
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import load_only, with_expression
@@ -252,19 +252,21 @@ _LIVE_AGENTS = (select(Seat.agent_id).join(Match, Match.match_id == Seat.match_i
 
 
 async def officials(session: AsyncSession) -> list[tuple[str, str, bool]]:
-    """(agent id, name, whether it holds a live seat (`live_seat_of`)) of every official agent."""
-    query = select(Agent.agent_id, Agent.name, Agent.agent_id.in_(_LIVE_AGENTS)).where(Agent.is_official.is_(True))
+    """(agent id, name, whether it cannot sit now: it holds a live seat (`live_seat_of`) or is suspended) of every
+    official agent."""
+    unavailable = or_(Agent.agent_id.in_(_LIVE_AGENTS), Agent.suspended.is_not(None))
+    query = select(Agent.agent_id, Agent.name, unavailable).where(Agent.is_official.is_(True))
     return [(agent_id, name, bool(busy)) for agent_id, name, busy in await session.execute(query)]
 
 
 async def lock_free(session: AsyncSession, agent_ids: Sequence[str] = (), names: Sequence[str] = ()) -> set[str]:
-    """Of the agents `agent_ids` or named `names`, the ids of those that hold no live seat, their rows now locked by
-    this transaction. On PostgreSQL a row another transaction holds is skipped (`SKIP LOCKED`), not waited for: that
-    agent is being seated elsewhere. SQLite's writers are serialised already."""
+    """Of the agents `agent_ids` or named `names`, the ids of those that hold no live seat and are not suspended,
+    their rows now locked by this transaction. On PostgreSQL a row another transaction holds is skipped (`SKIP
+    LOCKED`), not waited for: that agent is being seated elsewhere. SQLite's writers are serialised already."""
     if not agent_ids and not names:
         return set()
     chosen = Agent.agent_id.in_(agent_ids) if agent_ids else Agent.name.in_(names)
-    query = (select(Agent.agent_id).where(chosen, Agent.agent_id.not_in(_LIVE_AGENTS))
+    query = (select(Agent.agent_id).where(chosen, Agent.agent_id.not_in(_LIVE_AGENTS), Agent.suspended.is_(None))
              .with_for_update(skip_locked=True))
     return set((await session.execute(query)).scalars())
 
