@@ -36,7 +36,8 @@ from app.services.rating import ratings
 
 log = logging.getLogger("wodi.matches")
 Check = Callable[[AsyncSession, str], Awaitable[None]]  # (session, client digest) → raises to refuse
-Pick = Callable[[AsyncSession, int], Awaitable[list[Sitter]]]  # (session, open seats) → who takes them
+# (session, open seats, the names seated already) → who takes the open seats
+Pick = Callable[[AsyncSession, int, list[str]], Awaitable[list[Sitter]]]
 SEATS_FOR = ("all", "agents", "people")  # the room option of who may sit: people and agents, agents, people
 RECENT_MATCHES = 20  # a deal avoids what any of its players drew in their last this many dealt matches
 
@@ -170,9 +171,9 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
     """Open a waiting room with the caller in seat 0; returns it and seat 0's play token. With `fill_now` the
     official bots are asked to take every other seat at once (the lobby wake-up is sent on commit) and the room
     remembers the client that opened it (`quick_client`); `check(session, client)` runs first in the same
-    transaction (the quick start's share of the pool). `bots(session, open_seats)` names the agents that take the
-    open seats in the same transaction, before the wake-up (the quick start's official bots: a full table is dealt
-    before the room's creation is answered)."""
+    transaction (the quick start's share of the pool). `bots(session, open_seats, seated_names)` names the agents
+    that take the open seats in the same transaction, before the wake-up (the quick start's official bots: a full
+    table is dealt before the room's creation is answered)."""
     game = _game(str(body.get("game") or registry.default_name()))
     config = game.parse_config(body.get("config"))
     seats_for = str(body.get("seats_for") or "all")
@@ -200,7 +201,7 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
         more: list[dict[str, Any]] = []
         if bots is not None:
             joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
-                     for bot in await bots(session, match.n_players - 1)]
+                     for bot in await bots(session, match.n_players - 1, [host.name])]
             if joins:  # stored as a batch of joins is (its wake-up staged with it)
                 state, more, _, seated = await _take_seats(session, shell, match, game, state, [host], joins)
                 events, taken = events + more, taken + seated
@@ -468,8 +469,8 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
     filler woken, so they take every open seat at once — when the room takes agents and leaves them no more seats
     than its game allows (`app.games.installed.bot_seats`, read from the room's config; else 409
     `seats_left_for_players`). `check(session, open_seats)` runs in the same transaction (the pool's capacity), and
-    `bots(session, open_seats)` names agents that take open seats in it (as `create`'s). A room already marked
-    answers unchanged."""
+    `bots(session, open_seats, seated_names)` names agents that take open seats in it (as `create`'s). A room
+    already marked answers unchanged."""
 
     async def mark() -> Match:
         events: list[dict[str, Any]] = []
@@ -498,7 +499,7 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
             if bots is not None:
                 now = shell.clock()
                 joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
-                         for bot in await bots(session, open_seats)]
+                         for bot in await bots(session, open_seats, [seat.name for seat in rows_])]
                 if joins:
                     state, events, _, taken = await _take_seats(session, shell, match, game, state, rows_, joins)
             seq = lobby.next_seq(shell.notifier)

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from app.bots.personas import PERSONAS, Persona
+from app.bots.personas import PERSONAS, Persona, persona_of_handle
 from app.db import matches as repo
 from app.db.models import Match
 from app.protocol import registry
@@ -134,7 +134,7 @@ def pick_official(shell: Shell) -> matches.Pick:
     pool_max = shell.settings.bot_pool_max
     index = {p.handle(i): (p, i) for p in PERSONAS for i in range(1, pool_max + 1)}
 
-    async def pick(session: AsyncSession, needed: int) -> list[Sitter]:
+    async def pick(session: AsyncSession, needed: int, seated: list[str]) -> list[Sitter]:
         free: dict[Persona, list[tuple[int, str]]] = {p: [] for p in PERSONAS}
         top = dict.fromkeys(PERSONAS, 0)  # each persona's highest agent number in use
         for agent_id, name, busy in await repo.officials(session):
@@ -148,9 +148,10 @@ def pick_official(shell: Shell) -> matches.Pick:
         order.sort(key=lambda p: -(len(free[p]) + pool_max - top[p]))
         # Each persona's free agents in random order: quick starts at the same moment try different ones.
         line = {p: random.sample([agent_id for _, agent_id in free[p]], len(free[p])) for p in order}
-        cap = max(1, -(-needed // len(PERSONAS)))
+        # As the bots' line-ups: bots already at the table count towards their persona's share.
+        count: Counter[Persona] = Counter(p for p in map(persona_of_handle, seated) if p is not None)
+        cap = max(1, -(-(needed + sum(count.values())) // len(PERSONAS)))
         chosen: list[str] = []
-        count: Counter[Persona] = Counter()
         while len(chosen) < needed:
             # A round: the next free agent of each persona under its cap. An agent another quick start is seating
             # at this moment (PostgreSQL: its row is locked) is skipped; its persona offers its next agent next round.
