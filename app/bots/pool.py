@@ -250,8 +250,7 @@ class Pool:
         persona = persona_of_handle(handle)
         if agent is not None or persona is None:
             return agent
-        number = handle[len("bot_") + len(persona.slug):-len("@wodi")]
-        if not number.isdigit() or persona.handle(int(number)) != handle or int(number) > self.pool_max:
+        if handle not in {persona.handle(i) for i in range(1, self.pool_max + 1)}:
             return None
         while agent is None and (grown := self.grow(persona)) is not None:
             agent = grown if grown.handle == handle else None

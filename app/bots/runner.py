@@ -182,16 +182,15 @@ class LobbyFiller:
                 # `poll_interval` apart however often the filler is woken).
                 regular = not woken or time.monotonic() - last_full >= self.poll_interval
                 last_full = time.monotonic() if regular else last_full
-                brought = woken and self.wake is not None
+                brought = self.wake if woken else None  # what the wake-up brought (None: ask the server)
                 # First the seats the server gave our agents (a quick start's, in its own transaction): the rooms
                 # then read them as taken.
                 try:
-                    if await self.seats.adopt(self.wake.seats() if brought and self.wake is not None else None):
+                    if await self.seats.adopt(brought.seats() if brought is not None else None):
                         self.pool.taken()
                 except httpx.HTTPError as exc:  # the rooms are filled all the same; the next pass asks again
                     log.warning("lobby filler: the server's list of our seats: %s: %s", type(exc).__name__, exc)
-                await self.fill_once(urgent_only=not regular,
-                                     urgent=self.wake.rooms() if brought and self.wake is not None else None)
+                await self.fill_once(urgent_only=not regular, urgent=brought.rooms() if brought is not None else None)
                 if regular and self.showcase is not None:
                     await self.showcase.once()
                 backoff = 0.25

@@ -199,12 +199,9 @@ async def create(shell: Shell, sitter: Sitter, body: Mapping[str, Any], seat_met
         await repo.add_events(session, match.match_id, events, match.updated_at)
         state, taken = outcome.state, [(host, sitting)]
         more: list[dict[str, Any]] = []
-        if bots is not None:
-            joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
-                     for bot in await bots(session, match.n_players - 1, [host.name])]
-            if joins:  # stored as a batch of joins is (its wake-up staged with it)
-                state, more, _, seated = await _take_seats(session, shell, match, game, state, [host], joins)
-                events, taken = events + more, taken + seated
+        if bots is not None:  # stored as a batch of joins is (its wake-up staged with it)
+            state, more, seated = await _seat_picked(session, shell, match, game, state, [host], bots, now)
+            events, taken = events + more, taken + seated
         if not more:
             await shell.notifier.stage(session, match.match_id, events[-1]["seq"], match.timer_due)
         lobby_seq = lobby.next_seq(shell.notifier) if fill_now else 0
@@ -296,6 +293,20 @@ async def _take_seats(session: AsyncSession, shell: Shell, match: Match, game: G
         match.seats_taken = len(seats)
         state, events = await _store(shell, session, match, game, state, events, joins[-1].now, before)
     return state, events, results, taken
+
+
+async def _seat_picked(session: AsyncSession, shell: Shell, match: Match, game: Game, state: Any,
+                       seats: list[Seat], pick: Pick, now: float) -> tuple[Any, list[dict[str, Any]],
+                                                                           list[tuple[Seat, _Sitting]]]:
+    """The agents `pick` names take the open seats after `seats` (`_take_seats`): (the state and events as stored,
+    the seats taken); no events when it names none."""
+    open_seats = match.n_players - len(seats)
+    joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
+             for bot in await pick(session, open_seats, [seat.name for seat in seats])]
+    if not joins:
+        return state, [], []
+    state, events, _, taken = await _take_seats(session, shell, match, game, state, seats, joins)
+    return state, events, taken
 
 
 async def _join_command(session: AsyncSession, game: Game, match: Match, seats: list[Seat],
@@ -497,11 +508,8 @@ async def fill(shell: Shell, match_id: str, caller: Caller,
             await repo.mark_fill_now(session, match_id)
             match.fill_now = True
             if bots is not None:
-                now = shell.clock()
-                joins = [_Join(shell, bot, {}, {}, tokens.new_secret(tokens.PLAY_TOKEN_PREFIX), now)
-                         for bot in await bots(session, open_seats, [seat.name for seat in rows_])]
-                if joins:
-                    state, events, _, taken = await _take_seats(session, shell, match, game, state, rows_, joins)
+                state, events, taken = await _seat_picked(session, shell, match, game, state, rows_, bots,
+                                                          shell.clock())
             seq = lobby.next_seq(shell.notifier)
             await shell.notifier.stage(session, lobby.LOBBY, seq, None)
         if events:
