@@ -272,10 +272,11 @@ async def lock_free(session: AsyncSession, agent_ids: Sequence[str] = (), names:
 
 
 async def official_seats(session: AsyncSession) -> list[tuple[str, str]]:
-    """(agent name, match id) of every live seat an official agent holds."""
+    """(agent name, match id) of every live seat an official agent holds and plays (not one the server took over)."""
     query = (select(Agent.name, Seat.match_id).join(Seat, Seat.agent_id == Agent.agent_id)
              .join(Match, Match.match_id == Seat.match_id)
-             .where(Agent.is_official.is_(True), Match.status.in_(LIVE), Seat.conceded.is_(False)))
+             .where(Agent.is_official.is_(True), Match.status.in_(LIVE), Seat.conceded.is_(False),
+                    Seat.taken_over.is_(False)))
     return [(name, match_id) for name, match_id in await session.execute(query)]
 
 

@@ -30,7 +30,7 @@ from app.protocol.projection import MatchView
 from app.protocol.registry import AnyGame
 from app.protocol.turns import turn_of
 from app.protocol.viewer import TERMINAL
-from app.services.match import decisions
+from app.services.match import decisions, quick_end
 
 log = logging.getLogger("wodi.takeover")
 PERSONA = "yingyan"  # the data-driven persona of app.bots: the steadiest stand-in
@@ -96,10 +96,11 @@ async def acted(session: AsyncSession, match: Match, due_before: Mapping[int, bo
 async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Sequence[int], seats: Sequence[Seat],
                     state: Any, now: float) -> tuple[Any, list[dict[str, Any]]]:
     """After a timeout that moved the match: count it for every seat in `due` (`seats`: the match's seat rows);
-    take over a seat whose run reached the threshold. Returns the state and the game's events of the takeovers."""
+    take over a seat whose run reached the threshold, and in a quick start every official bot's seat still in play
+    as soon as one of them missed a turn (`stand_ins`). Returns the state and the game's events of the takeovers."""
     limit = threshold(match.config)
     rows = {s.seat: s for s in seats}
-    events: list[dict[str, Any]] = []
+    taking: list[int] = []
     for seat in due:
         row = rows.get(seat)
         if row is None:
@@ -108,17 +109,41 @@ async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Seq
             row.timeouts_in_row += 1
         if row.agent_id:
             await agents_repo.add_stats(session, row.agent_id, turns=1, timeouts=1)
-        if limit is None or row.taken_over or row.timeouts_in_row < limit:
-            continue
+        if limit is not None and not row.taken_over and row.timeouts_in_row >= limit:
+            taking.append(seat)
+    taking += [seat for seat in await stand_ins(session, match, game, state, due, seats) if seat not in taking]
+    events: list[dict[str, Any]] = []
+    for seat in sorted(taking):
         command = registry.takeover_command(game, seat)
         if command is None or registry.brain(game.name) is None:
-            log.warning("match %s: seat %s reached %s timeouts but game %s has no takeover or no brain",
-                        match.match_id, seat, limit, game.name)
+            log.warning("match %s: seat %s is to be taken over but game %s has no takeover or no brain",
+                        match.match_id, seat, game.name)
             continue
         outcome = game.apply(state, command, now=now)
         state, events = outcome.state, events + outcome.events
-        row.taken_over = True
+        rows[seat].taken_over = True
     return state, events
+
+
+async def stand_ins(session: AsyncSession, match: Match, game: AnyGame, state: Any, due: Sequence[int],
+                    seats: Sequence[Seat]) -> list[int]:
+    """In a quick start, the seats the server plays from now on because an official bot missed its turn: every
+    official agent's seat not taken over yet and still in play (its `players` row not `alive: false`). The bots of a
+    table are played by one process, so one missed turn means that process is not playing the table (stopped, or
+    cut off from this server) and the person would otherwise wait out every bot's clock; the bots' process leaves a
+    taken-over seat alone (`GET /api/bots/seats` no longer lists it)."""
+    if not quick_end.is_quick(match) or all(seat == quick_end.PERSON for seat in due):
+        return []
+    candidates = {s.agent_id: s.seat for s in seats if s.seat != quick_end.PERSON and s.agent_id and not s.taken_over}
+    official = {agent_id for agent_id, agent in (await agents_repo.by_ids(session, list(candidates))).items()
+                if agent.is_official}
+    if not official & {s.agent_id for s in seats if s.seat in due}:
+        return []  # the seat that missed its turn is not an official bot's (an agent that joined the room)
+    out = {row["seat"] for row in game.players_view(state, god=False) if row.get("alive") is False}
+    taken = sorted(seat for agent_id, seat in candidates.items() if agent_id in official and seat not in out)
+    log.warning("match %s: a quick start's bot missed its turn; the server plays seats %s from now on",
+                match.match_id, taken)
+    return taken
 
 
 async def drive(session: AsyncSession, match: Match, game: AnyGame, state: Any, pending: list[dict[str, Any]],
