@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import Any
 
 import httpx
@@ -63,3 +66,21 @@ def client_at(app: Any, ip: str) -> httpx.AsyncClient:
     from tests.conftest import RecordingClient
 
     return RecordingClient(transport=httpx.ASGITransport(app=app, client=(ip, 50000)), base_url="http://testserver")
+
+
+@asynccontextmanager
+async def skewed_app(database_url: str, **settings: Any) -> AsyncIterator[tuple[Any, list[float]]]:
+    """A running app (with `settings` over the tests' own) whose clock the test moves forward (`skew[0]` seconds
+    ahead), so a deadline can pass at once; the database is wiped after it."""
+    from app.main import create_app
+    from tests.conftest import _wipe, make_settings
+
+    application = create_app(make_settings(database_url, **settings))
+    skew = [0.0]
+    try:
+        async with application.router.lifespan_context(application):
+            runtime = application.state.runtime
+            runtime.clock = runtime.scheduler.clock = lambda: time.time() + skew[0]
+            yield application, skew
+    finally:
+        await _wipe(database_url)

@@ -7,7 +7,6 @@ these tests: agents registered by the test take the bots' seats where a match mu
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -16,11 +15,9 @@ import pytest
 from fastapi import FastAPI
 
 from app.db import matches as repo
-from app.main import create_app
 from app.services.match import matches
-from tests.api.helpers import assert_error, bearer, client_at, register
+from tests.api.helpers import assert_error, bearer, client_at, register, skewed_app
 from tests.api.table import lowest_other
-from tests.conftest import _wipe, make_settings
 
 FIVE = {"choices": {"virtual_players": 5}}
 
@@ -58,15 +55,10 @@ async def test_a_burst_from_one_client_is_counted_one_by_one(app: FastAPI) -> No
 
 @pytest.fixture
 async def skewed(database_url: str) -> AsyncIterator[tuple[FastAPI, list[float]]]:
-    """An app whose clock the test moves forward (`skew[0]` seconds ahead), so a deadline can pass at once."""
-    # The janitor's own sweeps run once at start-up only: the test sweeps when it means to.
-    application = create_app(make_settings(database_url, quick_start_idle_turns=2, janitor_interval=3600))
-    skew = [0.0]
-    async with application.router.lifespan_context(application):
-        runtime = application.state.runtime
-        runtime.clock = runtime.scheduler.clock = lambda: time.time() + skew[0]
-        yield application, skew
-    await _wipe(database_url)
+    """An app whose clock the test moves forward. The janitor's own sweeps run once at start-up only: the test
+    sweeps when it means to."""
+    async with skewed_app(database_url, quick_start_idle_turns=2, janitor_interval=3600) as running:
+        yield running
 
 
 async def _seated_quick_table(client: httpx.AsyncClient, choices: dict[str, Any]) -> tuple[str, str, list[str]]:

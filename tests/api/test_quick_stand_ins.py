@@ -6,7 +6,6 @@ other bots' clocks. No bots run here: `WODI_BOTS_ELSEWHERE` says they run on ano
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 
 import httpx
@@ -14,26 +13,20 @@ import pytest
 from fastapi import FastAPI
 
 from app.db import matches as repo
-from app.main import create_app
 from app.services.match import matches
 from app.services.match.quick_end import PERSON
-from tests.api.helpers import client_at
+from tests.api.helpers import client_at, skewed_app
 from tests.api.table import lowest_other
-from tests.conftest import OFFICIAL_KEY, _wipe, make_settings
+from tests.conftest import OFFICIAL_KEY
 
 OFFICIAL = {"X-Official-Bot-Key": OFFICIAL_KEY}
 
 
 @pytest.fixture
 async def skewed(database_url: str) -> AsyncIterator[tuple[FastAPI, list[float]]]:
-    """The server seats the bots itself, and the test moves its clock forward (`skew[0]` seconds ahead)."""
-    application = create_app(make_settings(database_url, bots_elsewhere=True, janitor_interval=3600))
-    skew = [0.0]
-    async with application.router.lifespan_context(application):
-        runtime = application.state.runtime
-        runtime.clock = runtime.scheduler.clock = lambda: time.time() + skew[0]
-        yield application, skew
-    await _wipe(database_url)
+    """The server seats the bots itself, and the test moves its clock forward."""
+    async with skewed_app(database_url, bots_elsewhere=True, janitor_interval=3600) as running:
+        yield running
 
 
 async def _listed(client: httpx.AsyncClient, match_id: str) -> set[str]:
