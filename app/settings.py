@@ -87,7 +87,8 @@ class Settings(BaseSettings):
     bots_elsewhere: bool = False
     """The official bots run in a process this server does not start (`python -m app.bots --wake` on a machine of
     their own, with `WODI_BOTS_ENABLED=false` here): quick starts seat them in the room's own transaction all the
-    same. Without it (and without `WODI_BOTS_ENABLED`) they take a quick start's seats by joining."""
+    same, and if that process is down, the server plays a table's bots from the first turn one of them misses.
+    Without it (and without `WODI_BOTS_ENABLED`) they take a quick start's seats by joining."""
     bots_process: bool = True
     """`true`: the official bots run in a child process of their own (`python -m app.bots`), off the server's event
     loop, woken over HTTP by the server's lobby long-poll; `false`: on the server's own event loop."""
