@@ -96,7 +96,9 @@ class Settings(BaseSettings):
     """Seconds a waiting room waits before bots fill it (quick-start rooms: none)."""
     bot_pool_max: int = Field(20, ge=1, le=500)  # official bot agents per persona, registered as tables need them
     """Official bot agents per persona at most; the pool grows to it as tables need bots. The server reads it too
-    (how many bot seats quick starts may take): with the bots on another machine, set it the same on both."""
+    (how many bot seats quick starts may take): with the bots on another machine, set it the same on both (an agent
+    the server made above the bots' own limit is never played by them, so its table's bots are taken over by the
+    server at the first turn it misses)."""
     showcase: bool = True
     """While no public match is live, the official bots play a showcase match (the installed games in turn, short
     tables, never rated), featured at the top of the lobby; `false` turns it off. The server refuses a showcase
