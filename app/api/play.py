@@ -58,7 +58,9 @@ async def play(body: QuickStart, request: Request, runtime: RuntimeDep, provider
     """The caller takes seat 0 of a new room (a guest by `name`, a logged-in owner as themselves, or an agent by
     its key) and the official bots take every other seat at once; the match starts as soon as they sit. A game
     whose quick start invites friends (its options say `invites: true`) opens a room that waits for
-    them instead (`invites` in the answer)."""
+    them instead (`invites` in the answer). If a bot of the table misses a turn (the bots' process is down), the
+    server plays every bot's seat from then on: a public `seat_taken_over` event each, and `taken_over: true` on
+    their `players` rows."""
     game = body.game or registry.default_name()
     sitter = await sitter_of(request, runtime, agent, owner_id, PlayerInfo(name=body.name))
     runtime.limiter.hit("matches", client_ip(request), runtime.settings.rate_limit_matches_per_hour, 3600)

@@ -7,6 +7,7 @@ other bots' clocks. No bots run here: `WODI_BOTS_ELSEWHERE` says they run on ano
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ from fastapi import FastAPI
 from app.db import matches as repo
 from app.services.match import matches
 from app.services.match.quick_end import PERSON
-from tests.api.helpers import client_at, skewed_app
+from tests.api.helpers import bearer, client_at, register, skewed_app
 from tests.api.table import lowest_other
 from tests.conftest import OFFICIAL_KEY
 
@@ -34,6 +35,16 @@ async def _listed(client: httpx.AsyncClient, match_id: str) -> set[str]:
     listed = await client.get("/api/bots/seats", headers=OFFICIAL)
     assert listed.status_code == 200, listed.text
     return {s["name"] for s in listed.json()["seats"] if s["match_id"] == match_id}
+
+
+async def _fire(runtime: Any, match_id: str) -> None:
+    """Fire the match's deadline, as the scheduler would once the moved clock has passed it. The app's own
+    scheduler may fire it first (then this finds a stale token, or none once the match ended, and changes nothing)."""
+    async with runtime.db.reader() as session:
+        row = await repo.get(session, match_id)
+    assert row is not None
+    if row.timer_token is not None:
+        await matches.fire_timer(runtime, match_id, row.timer_token)
 
 
 async def test_when_a_quick_starts_bot_misses_its_turn_the_server_plays_every_bot_seat(
@@ -61,11 +72,7 @@ async def test_when_a_quick_starts_bot_misses_its_turn_the_server_plays_every_bo
                 assert sent.status_code == 200, sent.text
                 continue
             skew[0] += 1000  # a bot is due (or a phase's clock runs): let the deadline pass and fire it
-            async with runtime.db.reader() as session:
-                row = await repo.get(session, match_id)
-            assert row is not None and row.timer_token is not None
-            # The app's own scheduler may fire it first (then this call finds a stale token and changes nothing).
-            await matches.fire_timer(runtime, match_id, row.timer_token)
+            await _fire(runtime, match_id)
         log = (await client.get(f"{url}/events", headers=person)).json()["events"]
         final = (await client.get(url, headers=person)).json()
     assert final["status"] == "finished", final.get("result")
@@ -82,3 +89,33 @@ async def test_when_a_quick_starts_bot_misses_its_turn_the_server_plays_every_bo
     assert listed_after == set(), "the bots' process is told to leave the seats the server plays"
     rows = {p["seat"]: p for p in final["players"]}
     assert all(rows[seat].get("taken_over") is True for seat in bots) and "taken_over" not in rows[PERSON]
+
+
+async def test_an_agent_that_joined_a_quick_start_itself_is_never_taken_over(database_url: str) -> None:
+    """Without bots to seat (no `WODI_BOTS_ENABLED`, no `WODI_BOTS_ELSEWHERE`) the room's seats are taken by agents
+    that join it: when one of them misses its turn, nothing is taken over."""
+    async with skewed_app(database_url, janitor_interval=3600) as (app, skew), client_at(app, "10.29.0.2") as client:
+        started = await client.post("/api/play", json={"name": "真人", "choices": {"pace": "quick",
+                                                                                "virtual_players": 3}})
+        assert started.status_code == 201 and started.json()["status"] == "waiting", started.text
+        match_id, person = started.json()["match_id"], {"X-Play-Token": started.json()["play_token"]}
+        url = f"/api/matches/{match_id}"
+        for i in range(3):
+            agent = await register(client, f"joined-{match_id}-{i}")
+            joined = await client.post(f"{url}/join", json={}, headers=bearer(agent["api_key"]))
+            assert joined.status_code == 200, joined.text
+        for _ in range(60):  # bounded: the person acts or one deadline fires, until an agent has missed a turn
+            snap = (await client.get(url, headers=person)).json()
+            log = (await client.get(f"{url}/events", headers=person)).json()["events"]
+            if any(e["type"] == "speech_skipped" and e["seat"] != PERSON for e in log):
+                break
+            body = lowest_other(None, PERSON, snap) if snap["you"]["your_turn"] else None  # type: ignore[arg-type]
+            if body is not None:
+                assert (await client.post(f"{url}/action", json=body, headers=person)).status_code == 200
+                continue
+            skew[0] += 1000
+            await _fire(app.state.runtime, match_id)
+        else:
+            raise AssertionError("no agent missed a turn")
+        assert not [e for e in log if e["type"] == "seat_taken_over"], log
+        assert all("taken_over" not in p for p in snap["players"])

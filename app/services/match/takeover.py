@@ -121,18 +121,21 @@ async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Seq
             continue
         outcome = game.apply(state, command, now=now)
         state, events = outcome.state, events + outcome.events
-        rows[seat].taken_over = True
+        rows[seat].taken_over = rows[seat].taken_over or bool(outcome.events)  # none: the match ended meanwhile
     return state, events
 
 
 async def stand_ins(session: AsyncSession, match: Match, game: AnyGame, state: Any, due: Sequence[int],
                     seats: Sequence[Seat]) -> list[int]:
     """In a quick start, the seats the server plays from now on because an official bot missed its turn: every
-    official agent's seat not taken over yet and still in play (its `players` row not `alive: false`). The bots of a
+    official agent's seat not taken over yet and still in play (its `players` row not `alive: false`, or it owes a
+    move all the same). None once the match has ended. The bots of a
     table are played by one process, so one missed turn means that process is not playing the table (stopped, or
-    cut off from this server) and the person would otherwise wait out every bot's clock; the bots' process leaves a
-    taken-over seat alone (`GET /api/bots/seats` no longer lists it)."""
-    if not quick_end.is_quick(match) or all(seat == quick_end.PERSON for seat in due):
+    cut off from this server) and the person would otherwise wait out every bot's clock. `GET /api/bots/seats` no
+    longer lists a taken-over seat; a bots' process still playing it finds it never due (`drive` moves for it in the
+    transaction that makes it due)."""
+    if (not quick_end.is_quick(match) or all(seat == quick_end.PERSON for seat in due)
+            or game.summary(state)["status"] in TERMINAL):
         return []
     candidates = {s.agent_id: s.seat for s in seats if s.seat != quick_end.PERSON and s.agent_id and not s.taken_over}
     official = {agent_id for agent_id, agent in (await agents_repo.by_ids(session, list(candidates))).items()
@@ -140,9 +143,11 @@ async def stand_ins(session: AsyncSession, match: Match, game: AnyGame, state: A
     if not official & {s.agent_id for s in seats if s.seat in due}:
         return []  # the seat that missed its turn is not an official bot's (an agent that joined the room)
     out = {row["seat"] for row in game.players_view(state, god=False) if row.get("alive") is False}
-    taken = sorted(seat for agent_id, seat in candidates.items() if agent_id in official and seat not in out)
-    log.warning("match %s: a quick start's bot missed its turn; the server plays seats %s from now on",
-                match.match_id, taken)
+    taken = sorted(seat for agent_id, seat in candidates.items() if agent_id in official
+                   and (seat not in out or turn_of(game, state, seat) is not None))  # out, but still owing a move
+    if taken:
+        log.warning("match %s: a quick start's bot missed its turn; the server plays seats %s from now on",
+                    match.match_id, taken)
     return taken
 
 
