@@ -84,3 +84,16 @@ async def skewed_app(database_url: str, **settings: Any) -> AsyncIterator[tuple[
             yield application, skew
     finally:
         await _wipe(database_url)
+
+
+async def host_calls_bots_in(client: httpx.AsyncClient, host_name: str,
+                             n_players: int) -> tuple[str, dict[str, str], httpx.Response]:
+    """A fresh agent `host_name` opens an undercover room of `n_players` and calls the official bots in
+    (`POST /api/matches/{id}/fill`): (the room's URL, the host's headers, the fill's answer)."""
+    host = await register(client, host_name)
+    headers = {"Authorization": f"Bearer {host['api_key']}"}
+    created = await client.post("/api/matches", json={"config": {"n_players": n_players, "n_undercover": 1}},
+                                headers=headers)
+    assert created.status_code == 201, created.text
+    url = f"/api/matches/{created.json()['match_id']}"
+    return url, headers, await client.post(f"{url}/fill", headers=headers)

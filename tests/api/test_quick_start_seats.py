@@ -12,6 +12,7 @@ from fastapi import FastAPI
 
 from app.bots.personas import ADAI, PERSONAS, persona_of_handle
 from app.main import create_app
+from tests.api.helpers import host_calls_bots_in
 from tests.conftest import OFFICIAL_KEY, _wipe, make_settings
 
 TOKEN = "test-operator-token"
@@ -47,13 +48,7 @@ async def test_free_agents_are_seated_a_suspended_one_never_and_a_persona_withou
                                    json={"subject": "agent", "name": ADAI.handle(1), "reason": "test"})
     assert suspended.status_code == 201, suspended.text
     # Six open seats take one agent of every persona: 阿呆's first is suspended, so its second is made.
-    host = (await seating.post("/api/agents", json={"name": "seating-host"})).json()
-    headers = {"Authorization": f"Bearer {host['api_key']}"}
-    created = await seating.post("/api/matches", json={"config": {"n_players": 7, "n_undercover": 1}},
-                                 headers=headers)
-    assert created.status_code == 201, created.text
-    url = f"/api/matches/{created.json()['match_id']}"
-    filled = await seating.post(f"{url}/fill", headers=headers)
+    url, _, filled = await host_calls_bots_in(seating, "seating-host", 7)
     assert filled.status_code == 200 and filled.json()["status"] == "in_progress", filled.text
     seated = {p["name"] for p in (await seating.get(url)).json()["players"][1:]}
     assert seated == {p.handle(1) for p in PERSONAS if p is not ADAI} | {ADAI.handle(2)}

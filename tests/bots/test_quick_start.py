@@ -13,6 +13,7 @@ import httpx
 import pytest
 
 from app.bots.personas import PERSONAS, persona_of_handle
+from tests.api.helpers import host_calls_bots_in
 from tests.conftest import _wipe
 from tests.e2e.server import Server
 
@@ -109,15 +110,9 @@ async def test_free_bots_are_seated_in_the_quick_starts_own_transaction_and_play
 async def test_a_host_calling_the_bots_in_gets_them_seated_in_the_same_transaction(server: Server) -> None:
     async with httpx.AsyncClient(base_url=server.base_url, timeout=40) as client:
         await _registered(client, 1)
-        host = (await client.post("/api/agents", json={"name": "fill-host"})).json()
-        headers = {"Authorization": f"Bearer {host['api_key']}"}
-        created = await client.post("/api/matches", json={"config": {"n_players": 4, "n_undercover": 1}},
-                                    headers=headers)
-        assert created.status_code == 201, created.text
-        url = f"/api/matches/{created.json()['match_id']}"
-        filled = await client.post(f"{url}/fill", headers=headers)
+        url, headers, filled = await host_calls_bots_in(client, "fill-host", 4)
         assert filled.status_code == 200, filled.text
-        assert filled.json() == {"match_id": created.json()["match_id"], "status": "in_progress", "fill_now": True,
+        assert filled.json() == {"match_id": url.rsplit("/", 1)[1], "status": "in_progress", "fill_now": True,
                                  "seats_open": 0}
         players = (await client.get(url, headers=headers)).json()["players"][1:]
         assert len(players) == 3 and all(p["is_official"] for p in players)

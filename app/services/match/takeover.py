@@ -121,7 +121,7 @@ async def timed_out(session: AsyncSession, match: Match, game: AnyGame, due: Seq
             continue
         outcome = game.apply(state, command, now=now)
         state, events = outcome.state, events + outcome.events
-        rows[seat].taken_over = rows[seat].taken_over or bool(outcome.events)  # none: the match ended meanwhile
+        rows[seat].taken_over = bool(outcome.events)  # no event: the match ended in this timeout
     return state, events
 
 
@@ -129,11 +129,10 @@ async def stand_ins(session: AsyncSession, match: Match, game: AnyGame, state: A
                     seats: Sequence[Seat]) -> list[int]:
     """In a quick start, the seats the server plays from now on because an official bot missed its turn: every
     official agent's seat not taken over yet and still in play (its `players` row not `alive: false`, or it owes a
-    move all the same). None once the match has ended. The bots of a
-    table are played by one process, so one missed turn means that process is not playing the table (stopped, or
-    cut off from this server) and the person would otherwise wait out every bot's clock. `GET /api/bots/seats` no
-    longer lists a taken-over seat; a bots' process still playing it finds it never due (`drive` moves for it in the
-    transaction that makes it due)."""
+    move all the same). None once the match has ended. The bots of a table are played by one process, so one missed
+    turn means that process is not playing the table (stopped, or cut off from this server) and the person would
+    otherwise wait out every bot's clock. `GET /api/bots/seats` no longer lists a taken-over seat; a bots' process
+    still playing it finds it never due (`drive` moves for it in the transaction that makes it due)."""
     if (not quick_end.is_quick(match) or all(seat == quick_end.PERSON for seat in due)
             or game.summary(state)["status"] in TERMINAL):
         return []
